@@ -1,0 +1,1 @@
+"""The box contents as data, and the loaders that turn them into rules objects."""

@@ -1,0 +1,1 @@
+"""The pure rules core: no I/O, no clock, no global random."""
