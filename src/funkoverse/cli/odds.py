@@ -164,7 +164,7 @@ def _percent_text(p: Fraction) -> str:
     return f"{shown:.1f}%"
 
 
-def _console(min_width: int = 0) -> Console:
+def _console(min_width: int = 80) -> Console:
     """A console on standard output, wide enough for a table when output is not a terminal."""
     console = Console(highlight=False)
     if not console.is_terminal and console.width < min_width:
@@ -254,7 +254,7 @@ def _run_table(size: int, *, as_json: bool) -> int:
         return 0
 
     corner = "defender \\ challenger"
-    console = _console(min_width=len(corner) + 4 + 9 * size)
+    console = _console(min_width=max(80, len(corner) + 4 + 9 * size))
     console.print(
         Text("Challenger Win Probabilities (standard dice, exact, to 0.1%)", style="bold")
     )
