@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
+from operator import attrgetter
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypeAlias
 
 __all__ = [
     "FACES_PER_DIE",
@@ -132,12 +133,17 @@ class DieSpec:
 # equally likely face sequences score s successes (every die's faces are equally
 # likely, so every sequence of faces is).
 
-_ValuesKey = tuple[tuple[int, ...], ...]
+_ValuesKey: TypeAlias = tuple[tuple[int, ...], ...]
+
+
+_CHALLENGER_VALUES = attrgetter("_challenger_values")
+_DEFENDER_VALUES = attrgetter("_defender_values")
 
 
 def _values_key(pool: Sequence[DieSpec], role: Role) -> _ValuesKey:
     """The pool as an order-free key: dice with the same scoring are the same."""
-    return tuple(sorted(die.values(role) for die in pool))
+    values = _CHALLENGER_VALUES if role == "challenger" else _DEFENDER_VALUES
+    return tuple(sorted(map(values, pool)))
 
 
 def _convolve(counts: tuple[int, ...], values: tuple[int, ...]) -> tuple[int, ...]:
