@@ -59,5 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as e:  # a bug of ours: still one line, never a traceback
         detail = str(e).splitlines()[0] if str(e) else ""
-        sys.stderr.write(f"funkoverse {args.command}: internal error: {type(e).__name__}: {detail}\n")
+        sys.stderr.write(
+            f"funkoverse {args.command}: internal error: {type(e).__name__}: {detail}\n"
+        )
         return 3

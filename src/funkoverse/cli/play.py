@@ -1,15 +1,253 @@
-"""Placeholder for the 'play' subcommand while it is being built."""
+"""`funkoverse play`: a game in the terminal, each side a person or an agent."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Callable
 from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from funkoverse.ai.agents import AGENTS, Agent
+from funkoverse.content.setups import FIRST_GAME_MAP, FIRST_GAME_TEAMS, first_game
+from funkoverse.errors import UserError
+from funkoverse.rules.game import Game
+from funkoverse.rules.pieces import Kind
+from funkoverse.rules.state import CHANCE, GameState, Piece
+
+CONTROLLERS = ("human", *AGENTS)
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("play", help="(being built)")
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal (each side human or an agent)",
+        description=(
+            "Play the first game: knock out one rival to win. Each of --dark and --light may be "
+            "given more than once: a controller (human, random) and/or a comma-separated list of "
+            "character ids."
+        ),
+    )
+    p.add_argument(
+        "--dark",
+        action="append",
+        default=[],
+        metavar="WHO",
+        help="controller and/or characters of the dark side",
+    )
+    p.add_argument(
+        "--light",
+        action="append",
+        default=[],
+        metavar="WHO",
+        help="controller and/or characters of the light side",
+    )
+    p.add_argument(
+        "--seed", type=int, default=None, help="fixes the game: flips, dice and random agents"
+    )
+    p.add_argument(
+        "--map", default=FIRST_GAME_MAP, help="map id or map file (default: %(default)s)"
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print a one-object summary (random sides only)"
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=200,
+        help="stop a game that runs longer (default: %(default)s)",
+    )
     p.set_defaults(func=run)
 
 
+def _side_options(side: str, values: list[str]) -> tuple[str, tuple[str, ...]]:
+    controller = "random"
+    characters: tuple[str, ...] = FIRST_GAME_TEAMS[side]
+    for value in values:
+        if value in CONTROLLERS:
+            controller = value
+        else:
+            ids = tuple(v.strip() for v in value.split(",") if v.strip())
+            if not ids:
+                raise UserError(
+                    f"--{side}: expected {', '.join(CONTROLLERS)} or character ids, got '{value}'"
+                )
+            characters = ids
+    return controller, characters
+
+
 def run(args: argparse.Namespace) -> int:
-    return 1
+    dark_who, dark_team = _side_options("dark", args.dark)
+    light_who, light_team = _side_options("light", args.light)
+    if args.max_rounds < 1:
+        raise UserError("--max-rounds must be at least 1")
+    if args.json and "human" in (dark_who, light_who):
+        raise UserError("--json plays without a person: give both sides an agent (e.g. random)")
+    seed = args.seed if args.seed is not None else _fresh_seed()
+    setup = first_game(dark_team, light_team, args.map)
+    game = Game(setup, seed)
+    console = Console(highlight=False)
+    agents: dict[str, Agent | None] = {}
+    for index, (side, who) in enumerate((("dark", dark_who), ("light", light_who))):
+        agents[side] = None if who == "human" else AGENTS[who](seed * 7919 + index + 1)
+    watching = any(a is None for a in agents.values())
+    stopped = _play(game, agents, args.max_rounds, console if watching else None)
+    summary = _summary(game, seed, args.map, stopped)
+    if args.json:
+        sys.stdout.write(json.dumps(summary) + "\n")
+    else:
+        _print_result(console, game, summary)
+    return 0
+
+
+def _fresh_seed() -> int:
+    import secrets
+
+    return secrets.randbelow(2**31)
+
+
+def _play(
+    game: Game, agents: dict[str, Agent | None], max_rounds: int, console: Console | None
+) -> bool:
+    """Play to the end; True when stopped by the round limit."""
+    while not game.over:
+        if game.state.round > max_rounds:
+            return True
+        decider = game.decider
+        if decider == CHANCE:
+            events = game.play_chance()
+        else:
+            assert decider is not None
+            agent = agents[decider]
+            if agent is None:
+                assert console is not None
+                choice = _ask(console, game, decider)
+            else:
+                choice = agent.choose(game.state, [c.id for c in game.choices()])
+            events = game.play(choice)
+        if console is not None:
+            for line in events:
+                console.print(Text("  " + line, style="dim"))
+    return False
+
+
+# ------------------------------------------------------------------ the person at the terminal
+
+
+def _piece_labels(state: GameState) -> dict[str, str]:
+    labels: dict[str, str] = {}
+    for p in state.pieces.values():
+        if p.kind is Kind.MARKER:
+            labels[p.id] = p.id.removeprefix("point-")[:2]
+        else:
+            words = p.name.split()
+            labels[p.id] = (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1])).title()
+    return labels
+
+
+def _show(console: Console, game: Game, side: str) -> None:
+    from funkoverse.cli.render import render_board
+
+    state = game.state
+    console.rule(f"Round {state.round} · {side} to decide")
+    highlight = _highlight(game)
+    console.print(render_board(state.board, state.on_map(), _piece_labels(state), highlight))
+    console.print(_sides_table(state))
+
+
+def _highlight(game: Game) -> list[int]:
+    squares = []
+    for c in game.choices():
+        head, _, rest = c.id.partition(":")
+        if head == "move" or head == "place" or head == "return":
+            label = rest.rpartition(":")[2]
+            try:
+                squares.append(game.state.board.parse_label(label))
+            except ValueError:
+                continue
+    return squares
+
+
+def _sides_table(state: GameState) -> Table:
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("side")
+    table.add_column("points", justify="right")
+    table.add_column("characters")
+    table.add_column("ability pool")
+    for n in range(1, 5):
+        table.add_column(f"track {n}")
+    for side in state.seats:
+        s = state.sides[side]
+        mark = " (first player)" if state.first_player == side else ""
+        chars = ", ".join(_char_status(p) for p in state.characters(side))
+        pool = ", ".join(f"{c.value}×{n}" for c, n in sorted(s.pool.items()) if n) or "—"
+        slots = [", ".join(f"{k} {r}" for k, r in slot) or "—" for slot in s.track]
+        table.add_row(side + mark, str(s.points), chars, pool, *slots)
+    return table
+
+
+def _char_status(p: Piece) -> str:
+    where = "on the track" if p.square is None else ("standing" if p.standing else "knocked down")
+    return f"{p.name} ({where}{', exhausted' if p.exhausted else ''})"
+
+
+def _ask(console: Console, game: Game, side: str, read: Callable[[str], str] = input) -> str:
+    _show(console, game, side)
+    choices = game.choices()
+    for i, c in enumerate(choices, 1):
+        console.print(f"  [bold]{i:>3}[/bold]  {c.label}")
+    while True:
+        try:
+            answer = read(f"{side}, your choice (1-{len(choices)}): ").strip()
+        except EOFError:
+            raise UserError("input ended before the game did") from None
+        if answer.isdigit() and 1 <= int(answer) <= len(choices):
+            return choices[int(answer) - 1].id
+        ids = [c.id for c in choices]
+        if answer in ids:
+            return answer
+        console.print(
+            f"  '{answer}' is not one of the choices: answer with a number from 1 to {len(choices)}."
+        )
+
+
+# ------------------------------------------------------------------ the summary
+
+
+def _summary(game: Game, seed: int, map_id: str, stopped: bool) -> dict[str, Any]:
+    state = game.state
+    return {
+        "seed": seed,
+        "map": map_id,
+        "scenario": state.setup.scenario.id,
+        "winner": state.winner,
+        "stopped": stopped,
+        "rounds": state.round,
+        "turns": state.turns,
+        "decisions": len(game.log),
+        "choices": list(game.log),
+        "sides": {
+            side: {
+                "characters": [p.card.id if p.card else p.id for p in state.characters(side)],
+                "items": [],
+                "points": state.sides[side].points,
+            }
+            for side in state.seats
+        },
+    }
+
+
+def _print_result(console: Console, game: Game, summary: dict[str, Any]) -> None:
+    if summary["stopped"]:
+        console.print(
+            f"Stopped after {summary['rounds'] - 1} rounds with no winner (--max-rounds)."
+        )
+    else:
+        console.print(
+            f"[bold]{summary['winner']} wins[/bold] in round {summary['rounds']} after "
+            f"{summary['turns']} turns (seed {summary['seed']})."
+        )

@@ -1,0 +1,1 @@
+"""Agents that play through the same decision API as a person."""

@@ -1,0 +1,71 @@
+"""Human-readable labels for choice ids, for menus, logs and hints."""
+
+from __future__ import annotations
+
+from funkoverse.rules.engine import defense_of, roll_win_probability
+from funkoverse.rules.frames import ChoiceFrame, RollFrame
+from funkoverse.rules.state import GameState
+
+
+def _pct(p: float) -> str:
+    return f"{p * 100:.1f}%"
+
+
+def label(state: GameState, choice: str) -> str:
+    """A short sentence saying what `choice` does in this position."""
+    head, _, rest = choice.partition(":")
+    pieces = state.pieces
+    top = state.stack[-1] if state.stack else None
+    if head == "first":
+        return f"The First Player marker lands {rest}"
+    if head in ("place", "return"):
+        pid, _, square = rest.partition(":")
+        verb = "Place" if head == "place" else "Return"
+        return f"{verb} {pieces[pid].name} at {square}"
+    if head == "choose":
+        piece = pieces[rest]
+        if piece.square is None:
+            return f"Choose {piece.name} (knocked out: exhausted without actions)"
+        if not piece.standing:
+            return f"Choose {piece.name} (knocked down)"
+        return f"Choose {piece.name}"
+    if head == "roll" and isinstance(top, RollFrame):
+        p = float(roll_win_probability(state, top))
+        challenger = pieces[top.challenger].name
+        if rest == "win":
+            return f"{challenger} wins the challenge ({_pct(p)})"
+        return f"{challenger} loses the challenge ({_pct(1 - p)})"
+    active = pieces[top.piece] if isinstance(top, ChoiceFrame) else pieces.get(state.active or "")
+    who = active.name if active is not None else ""
+    if head == "move":
+        if (
+            active is not None
+            and active.square is not None
+            and state.board.label(active.square) == rest
+        ):
+            return f"{who}: move 0 squares (stay at {rest})"
+        return f"{who}: move to {rest}"
+    if head in ("challenge", "target"):
+        target = pieces[rest]
+        dice = top.amount if isinstance(top, ChoiceFrame) else 2
+        from funkoverse.rules.dice import win_probability
+
+        standard = state.setup.dice["standard"]
+        p = float(win_probability([standard] * dice, [standard] * defense_of(state, target)))
+        state_word = "" if target.standing else " (knocked down: a win knocks it out)"
+        return f"{who}: challenge {target.name}{state_word}, {dice} dice vs {defense_of(state, target)}, {_pct(p)}"
+    if head == "assist":
+        return f"{who}: assist {pieces[rest].name} (stand it up)"
+    if head == "interact":
+        return f"{who}: interact with {rest}"
+    if head == "ability" and active is not None and active.card is not None:
+        ability = active.card.ability(rest)
+        if ability is not None:
+            return f"{who}: {ability.name} ({ability.color.value} {ability.cost}) — {ability.text}"
+    if head == "rally":
+        return f"{who}: rally (both actions to stand up)"
+    if head == "end":
+        return f"{who}: end the turn (exhaust {who})"
+    if head == "skip":
+        return "Decline (you may)"
+    return choice

@@ -1,0 +1,67 @@
+"""Work in progress inside a turn: a running action or ability, a decision it asks for, a roll.
+
+Frames are immutable values kept on the state's stack; the engine replaces the
+top frame to advance it, so copying a state copies only a list of references.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from funkoverse.rules.cards import Step
+
+
+@dataclass(frozen=True)
+class StepsFrame:
+    """An ability (or an action built from steps) being followed in sequence ("Abilities")."""
+
+    piece: str
+    source: str  # what is being done, for explanations: "Fight for Justice"
+    steps: tuple[Step, ...]
+    pc: int = 0
+    target: str | None = None  # the thing most recently chosen, for steps that refer to it
+    started_standing: bool = True
+
+
+@dataclass(frozen=True)
+class ChoiceFrame:
+    """A decision a step needs: where to move, whom to challenge, whom to assist.
+
+    `purpose` names the vocabulary word; `amount` carries its number (squares, dice).
+    """
+
+    decider: str
+    purpose: str
+    piece: str
+    amount: int = 0
+    reach: int | None = None  # range of a ranged challenge; None means adjacent
+    optional: bool = False  # "you may": the decider can decline
+
+
+@dataclass(frozen=True)
+class RollFrame:
+    """A challenge about to be rolled: a chance node ("Resolving a Challenge")."""
+
+    challenger: str
+    target: str
+    attack: tuple[str, ...]  # die ids rolled by the challenger
+    defense: tuple[str, ...]  # die ids rolled by the defender
+    source: str
+
+
+@dataclass(frozen=True)
+class ReturnFrame:
+    """Characters shifted off a cooldown track, to be returned to the starting area ("Ending a Round")."""
+
+    side: str
+    pieces: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundEndFrame:
+    """The steps of "Ending a Round" still to do: 0 cooldown, 1 scoring, 2 refresh and pass."""
+
+    stage: int = 0
+
+
+Frame = StepsFrame | ChoiceFrame | RollFrame | ReturnFrame | RoundEndFrame

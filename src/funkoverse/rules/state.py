@@ -1,0 +1,212 @@
+"""The state of one game: pieces, each side's pool and cooldown track, whose turn it is.
+
+Kept small and flat so that search can copy it cheaply; everything static lives
+in the setup and the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from funkoverse.rules.cards import CharacterCard, TokenColor
+from funkoverse.rules.pieces import Kind
+
+if TYPE_CHECKING:
+    from funkoverse.rules.board import Board
+    from funkoverse.rules.dice import DieSpec
+    from funkoverse.rules.frames import Frame
+    from funkoverse.rules.scenario import Scenario
+
+TRACK_LENGTH = 4  # "Cooldown Tracks": numbered 1 to 4
+CHANCE = "chance"
+
+
+class Phase(StrEnum):
+    """Where the game is: setup steps, the turn steps, or over."""
+
+    FLIP = "flip"  # Setup: flip the First Player marker
+    PLACE = "place"  # Setup: place characters in starting areas, first player first
+    CHOOSE = "choose"  # Taking a Turn, step 1: choose a character
+    ACT = "act"  # Taking a Turn, steps 2-3: up to two actions, or rally
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class TeamSetup:
+    """One side at setup: its base color (or free-for-all seat) and its characters."""
+
+    side: str
+    characters: tuple[CharacterCard, ...]
+    start_area: str = ""  # legend value of the start layer; defaults to the side
+
+    @property
+    def area(self) -> str:
+        return self.start_area or self.side
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything fixed before the first choice: map, teams in turn order, scenario, dice."""
+
+    board: Board
+    teams: tuple[TeamSetup, ...]
+    scenario: Scenario
+    dice: dict[str, DieSpec]
+    first_player: str | None = None  # None: flip the First Player marker (a chance node)
+
+
+@dataclass(slots=True)
+class Piece:
+    """A character, basic character, token or marker; satisfies `PieceLike`."""
+
+    id: str
+    kind: Kind
+    side: str
+    card: CharacterCard | None = None
+    square: int | None = None
+    standing: bool = True
+    exhausted: bool = False
+    defense: int | None = None
+    elusive: bool = False
+    placed: bool = False  # has been on the map since setup (off the map means on a track)
+
+    def copy(self) -> Piece:
+        return Piece(
+            self.id,
+            self.kind,
+            self.side,
+            self.card,
+            self.square,
+            self.standing,
+            self.exhausted,
+            self.defense,
+            self.elusive,
+            self.placed,
+        )
+
+    @property
+    def name(self) -> str:
+        return self.card.name if self.card is not None else self.id
+
+    @property
+    def is_character(self) -> bool:
+        return self.kind in (Kind.CHARACTER, Kind.BASIC)
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.id, self.square, self.standing, self.exhausted, self.placed)
+
+
+TrackItem = tuple[str, str]  # (kind, ref): ("token", "red"), ("character", id), ("point", "A")
+
+
+@dataclass(slots=True)
+class SideState:
+    """A side's ability token pool, cooldown track and points (shared by players of one side)."""
+
+    pool: dict[TokenColor, int] = field(default_factory=dict)
+    track: list[list[TrackItem]] = field(default_factory=lambda: [[] for _ in range(TRACK_LENGTH)])
+    points: int = 0
+
+    def copy(self) -> SideState:
+        return SideState(dict(self.pool), [list(slot) for slot in self.track], self.points)
+
+    def tokens_in_pool(self, color: TokenColor) -> int:
+        return self.pool.get(color, 0)
+
+    def track_position(self, item: TrackItem) -> int | None:
+        """The number (1-4) of the track space holding `item`, or None."""
+        for index, slot in enumerate(self.track):
+            if item in slot:
+                return index + 1
+        return None
+
+    def key(self) -> tuple[Any, ...]:
+        return (
+            tuple(sorted((c.value, n) for c, n in self.pool.items() if n)),
+            tuple(tuple(sorted(slot)) for slot in self.track),
+            self.points,
+        )
+
+
+class GameState:
+    """One game in progress. Mutated in place by the engine; `copy()` for search."""
+
+    __slots__ = (
+        "actions_left",
+        "active",
+        "board",
+        "first_player",
+        "phase",
+        "pieces",
+        "round",
+        "seats",
+        "setup",
+        "sides",
+        "stack",
+        "to_act",
+        "turns",
+        "winner",
+    )
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.board: Board = setup.board
+        self.seats: tuple[str, ...] = tuple(team.side for team in setup.teams)
+        self.pieces: dict[str, Piece] = {}
+        self.sides: dict[str, SideState] = {side: SideState() for side in self.seats}
+        self.first_player: str | None = None
+        self.to_act: str | None = None
+        self.phase = Phase.FLIP
+        self.active: str | None = None
+        self.actions_left = 0
+        self.stack: list[Frame] = []
+        self.round = 0
+        self.turns = 0
+        self.winner: str | None = None
+
+    def copy(self) -> GameState:
+        other = GameState.__new__(GameState)
+        other.setup = self.setup
+        other.board = self.board
+        other.seats = self.seats
+        other.pieces = {pid: p.copy() for pid, p in self.pieces.items()}
+        other.sides = {side: s.copy() for side, s in self.sides.items()}
+        other.first_player = self.first_player
+        other.to_act = self.to_act
+        other.phase = self.phase
+        other.active = self.active
+        other.actions_left = self.actions_left
+        other.stack = list(self.stack)
+        other.round = self.round
+        other.turns = self.turns
+        other.winner = self.winner
+        return other
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that makes two states the same position (for replay checks and search)."""
+        return (
+            tuple(p.key() for p in self.pieces.values()),
+            tuple(self.sides[s].key() for s in self.seats),
+            self.first_player,
+            self.to_act,
+            self.phase,
+            self.active,
+            self.actions_left,
+            tuple(self.stack),
+            self.round,
+            self.winner,
+        )
+
+    # -- questions every part of the engine asks ------------------------------------
+
+    def on_map(self) -> list[Piece]:
+        return [p for p in self.pieces.values() if p.square is not None]
+
+    def characters(self, side: str) -> list[Piece]:
+        return [p for p in self.pieces.values() if p.side == side and p.is_character]
+
+    def rivals(self, a: str, b: str) -> bool:
+        """Every other side is a rival side (Free-for-All: every other player is your opponent)."""
+        return a != b

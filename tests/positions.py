@@ -1,0 +1,102 @@
+"""Small positions for rule tests: an open board, teams, pieces on named squares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from funkoverse.content.characters import load_characters
+from funkoverse.content.dice import load_dice
+from funkoverse.rules.board import Board
+from funkoverse.rules.cards import CharacterCard
+from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.game import Game
+from funkoverse.rules.scenario import FirstKnockout, Scenario
+from funkoverse.rules.state import Setup, TeamSetup
+
+
+def _sq(w: int, label: str) -> int:
+    x = ord(label[0]) - ord("a")
+    y = int(label[1:]) - 1
+    return y * w + x
+
+
+def board(
+    width: int = 6,
+    height: int = 6,
+    dark: Sequence[str] = ("a1", "b1", "c1"),
+    light: Sequence[str] = ("d6", "e6", "f6"),
+    walls: Iterable[tuple[str, str]] = (),
+    points: dict[str, str] | None = None,
+) -> Board:
+    """An open board with the given starting areas, inner walls between named squares and
+    point marker setup squares."""
+    frame = {(cx, cy) for cx in range(width + 1) for cy in (0, height)}
+    frame |= {(cx, cy) for cx in (0, width) for cy in range(height + 1)}
+    edges = set()
+    for a, b in walls:
+        i, j = sorted((_sq(width, a), _sq(width, b)))
+        edges.add((i, j))
+        (x1, y1), (x2, y2) = (i % width, i // width), (j % width, j // width)
+        if y1 == y2:  # vertical wall between left and right squares
+            frame |= {(x2, y1), (x2, y1 + 1)}
+        else:
+            frame |= {(x1, y2), (x1 + 1, y2)}
+    return Board(
+        name="test",
+        box="test",
+        width=width,
+        height=height,
+        note="",
+        blocked=frozenset(),
+        obscured=frozenset(),
+        start_areas={
+            "dark": tuple(sorted(_sq(width, s) for s in dark)),
+            "light": tuple(sorted(_sq(width, s) for s in light)),
+        },
+        point_squares={k: _sq(width, v) for k, v in (points or {}).items()},
+        layers={},
+        walls=frozenset(edges),
+        obstructed_points=frozenset(frame),
+    )
+
+
+def card(cid: str) -> CharacterCard:
+    return load_characters()[cid]
+
+
+def setup(
+    b: Board,
+    dark: Sequence[CharacterCard],
+    light: Sequence[CharacterCard],
+    scenario: Scenario | None = None,
+    first: str | None = "dark",
+) -> Setup:
+    return Setup(
+        b,
+        (TeamSetup("dark", tuple(dark)), TeamSetup("light", tuple(light))),
+        scenario or FirstKnockout(),
+        dict(load_dice()),
+        first,
+    )
+
+
+def position(
+    dark: dict[str, str],
+    light: dict[str, str],
+    b: Board | None = None,
+    first: str = "dark",
+    knocked_down: Sequence[str] = (),
+    scenario: Scenario | None = None,
+    cards: dict[str, CharacterCard] | None = None,
+) -> Game:
+    """A game in round 1, `first` to choose, with pieces (card ids) on squares ('a1' labels)."""
+    b = b or board()
+    extra = cards or {}
+
+    def get(cid: str) -> CharacterCard:
+        return extra[cid] if cid in extra else card(cid)
+
+    s = setup(b, [get(c) for c in dark], [get(c) for c in light], scenario, first)
+    placements = {cid: b.parse_label(sq) for cid, sq in {**dark, **light}.items() if sq}
+    state = new_game_at(s, placements, first, tuple(knocked_down))
+    return Game.at(state)

@@ -1,0 +1,27 @@
+"""The shared conformance cases (perft for this game) through `funkoverse query`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"
+CASE_FILES = sorted(SHARED.glob("*.json"))
+
+
+@pytest.mark.skipif(not CASE_FILES, reason="../shared/conformance is not beside this checkout")
+def test_every_conformance_case_passes() -> None:
+    env_cmd = f"{sys.executable} -m funkoverse query"
+    result = subprocess.run(
+        [sys.executable, str(SHARED / "check.py"), *map(str, CASE_FILES)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "FUNKOVERSE_QUERY": env_cmd},
+    )
+    last = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+    assert result.returncode == 0 and last.endswith(" 0 failed"), result.stdout[-3000:]
