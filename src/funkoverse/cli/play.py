@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from funkoverse.ai.agents import AGENTS, Agent
@@ -153,7 +152,8 @@ def _show(console: Console, game: Game, side: str) -> None:
     from funkoverse.cli.render import render_board
 
     state = game.state
-    console.rule(f"Round {state.round} · {side} to decide")
+    when = f"Round {state.round}" if state.round else "Setup"
+    console.rule(f"{when} · {side} to decide")
     highlight = _highlight(game)
     console.print(render_board(state.board, state.on_map(), _piece_labels(state), highlight))
     console.print(_sides_table(state))
@@ -172,26 +172,33 @@ def _highlight(game: Game) -> list[int]:
     return squares
 
 
-def _sides_table(state: GameState) -> Table:
-    table = Table(show_header=True, header_style="bold")
-    table.add_column("side")
-    table.add_column("points", justify="right")
-    table.add_column("characters")
-    table.add_column("ability pool")
-    for n in range(1, 5):
-        table.add_column(f"track {n}")
+def _sides_table(state: GameState) -> Text:
+    """Each side's points, characters, ability token pool and both cooldown tracks."""
+    out = Text()
     for side in state.seats:
         s = state.sides[side]
-        mark = " (first player)" if state.first_player == side else ""
+        mark = " (First Player marker)" if state.first_player == side else ""
+        out.append(f"{side}{mark}", style="bold")
+        out.append(f" · {s.points} point{'s' if s.points != 1 else ''}\n")
         chars = ", ".join(_char_status(p) for p in state.characters(side))
-        pool = ", ".join(f"{c.value}×{n}" for c, n in sorted(s.pool.items()) if n) or "—"
-        slots = [", ".join(f"{k} {r}" for k, r in slot) or "—" for slot in s.track]
-        table.add_row(side + mark, str(s.points), chars, pool, *slots)
-    return table
+        out.append(f"  characters: {chars}\n")
+        pool = ", ".join(f"{c.value} ×{n}" for c, n in sorted(s.pool.items()) if n) or "empty"
+        out.append(f"  ability pool: {pool}\n")
+        slots = " | ".join(
+            f"{n}: " + (", ".join(f"{ref}" for _, ref in slot) or "—")
+            for n, slot in enumerate(s.track, 1)
+        )
+        out.append(f"  cooldown track  {slots}\n")
+    return out
 
 
 def _char_status(p: Piece) -> str:
-    where = "on the track" if p.square is None else ("standing" if p.standing else "knocked down")
+    if not p.placed:
+        where = "to be placed"
+    elif p.square is None:
+        where = "knocked out, on the track"
+    else:
+        where = "standing" if p.standing else "knocked down"
     return f"{p.name} ({where}{', exhausted' if p.exhausted else ''})"
 
 

@@ -1,0 +1,108 @@
+"""`funkoverse play` and `funkoverse bench`: what a person and a script see."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "funkoverse", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_random_game_json_summary_names_winner_rounds_and_choices() -> None:
+    result = _run("play", "--seed", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["winner"] in ("dark", "light")
+    assert summary["rounds"] >= 1
+    assert summary["choices"][0].startswith("first:")
+    assert summary["decisions"] == len(summary["choices"])
+    assert summary["sides"]["dark"]["characters"] == ["priestess", "mad-scientist"]
+    assert summary["sides"][summary["winner"]]["points"] == 1
+
+
+def test_the_seed_fixes_the_game() -> None:
+    a = _run("play", "--seed", "8", "--json").stdout
+    b = _run("play", "--seed", "8", "--json").stdout
+    c = _run("play", "--seed", "9", "--json").stdout
+    assert a == b
+    assert json.loads(a)["choices"] != json.loads(c)["choices"]
+
+
+def test_characters_can_be_chosen_for_each_side() -> None:
+    result = _run(
+        "play", "--seed", "1", "--json", "--dark", "villager,hyena-warrior", "--light", "priestess"
+    )
+    summary = json.loads(result.stdout)
+    assert summary["sides"]["dark"]["characters"] == ["villager", "hyena-warrior"]
+    assert summary["sides"]["light"]["characters"] == ["priestess"]
+
+
+def test_a_person_plays_by_number_and_bad_answers_are_asked_again() -> None:
+    answers = "x\n99\n0\n" + "1\n" * 400
+    result = _run(
+        "play",
+        "--dark",
+        "human",
+        "--light",
+        "random",
+        "--seed",
+        "2",
+        "--max-rounds",
+        "2",
+        stdin=answers,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "'x' is not one of the choices" in out
+    assert "'99' is not one of the choices" in out
+    assert "your choice (1-" in out
+    assert (
+        out.count("cooldown track  1:") >= 2 and "ability pool" in out
+    )  # both cooldown tracks and pools are shown
+    assert "Setup · dark to decide" in out and "Round 1" in out
+    assert "Traceback" not in result.stderr
+
+
+def test_input_ending_early_is_one_line_not_a_traceback() -> None:
+    result = _run("play", "--dark", "human", "--seed", "2", stdin="")
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "input ended" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_options_get_one_line_each() -> None:
+    cases = [
+        (["play", "--dark", "human", "--json"], "--json plays without a person"),
+        (["play", "--dark", "batman"], "unknown character 'batman'"),
+        (["play", "--dark", "priestess,priestess"], "same name cannot be allies"),
+        (["play", "--max-rounds", "0"], "--max-rounds"),
+        (["play", "--map", "atlantis"], "atlantis"),
+        (["play", "--seed", "many"], "invalid int value"),
+        (["bench", "--games", "0"], "--games"),
+        (["nonsense"], "invalid choice"),
+    ]
+    for args, words in cases:
+        result = _run(*args)
+        assert result.returncode != 0, args
+        assert words in result.stderr, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+
+
+def test_bench_reports_each_measure() -> None:
+    result = _run("bench", "--games", "2", "--repeat", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    for key in ("legal_choices_us", "apply_us", "copy_us", "games_per_second"):
+        assert report[key] > 0
+    assert report["position"]["choices"] > 8
