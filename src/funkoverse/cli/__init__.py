@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "map": "mapcmd",
     "odds": "odds",
     "bench": "bench",
+    "match": "match",
 }
 
 
