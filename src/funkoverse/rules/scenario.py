@@ -21,6 +21,10 @@ class Scenario:
     name: str = "No objective"
     point_markers: bool = False  # "Point Markers": interact for a point
 
+    def points_to_win(self, state: GameState) -> int | None:
+        """Points a side needs to win, or None when points do not decide the game."""
+        return None
+
     def on_knockout(self, state: GameState, by: Piece | None, victim: Piece) -> None:
         """Called when `victim` is knocked out, `by` being the challenger (if any)."""
 
@@ -34,6 +38,9 @@ class FirstKnockout(Scenario):
 
     id: str = "first-knockout"
     name: str = "First game: knock out a rival"
+
+    def points_to_win(self, state: GameState) -> int | None:
+        return 1
 
     def on_knockout(self, state: GameState, by: Piece | None, victim: Piece) -> None:
         if by is not None and state.rivals(by.side, victim.side):
