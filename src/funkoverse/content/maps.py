@@ -392,14 +392,17 @@ def _parse_grid(
             skip + min(len(rows), n_lines) if rows else skip,
             0,
         )
+    # the top frame line shows the width; a longer line anywhere is a size error
+    # (shorter ones are padded with spaces, as editors drop trailing ones)
     for r, row in enumerate(rows):
-        if len(row.rstrip()) > n_cols:
+        length = len(row.rstrip())
+        if length > n_cols or (r == 0 and length != n_cols):
             raise src.err(
-                f"grid line is {len(row.rstrip())} characters; a {width}-square-wide map "
+                f"grid line has {length} characters; a {width}-square-wide map "
                 f"needs 2*width+1 = {n_cols}",
                 "grid",
                 skip + r,
-                n_cols,
+                min(length, n_cols),
             )
     g = [row.ljust(n_cols)[:n_cols] for row in rows]
 
