@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     console.print()
     console.print(render_board(board, pieces), soft_wrap=True)
     console.print()
-    console.print(legend(board), soft_wrap=False)
+    console.print(legend(board), soft_wrap=True)
     if pieces:
         console.print()
         for p in pieces:

@@ -136,9 +136,8 @@ def render_board(
     num_width = len(str(h))
     out = Text()
     # column letters over the middle of each square
-    out.append(" " * (num_width + 1))
-    for x in range(w):
-        out.append(" " + column_letters(x).center(3), style="bold")
+    header = " " * (num_width + 1) + "".join(" " + column_letters(x).center(3) for x in range(w))
+    out.append(header.rstrip(), style="bold")
     out.append("\n")
     for r in range(2 * h + 1):
         cy, y = r // 2, r // 2
@@ -250,39 +249,52 @@ def _cell(
 
 
 def legend(board: Board) -> Text:
-    """A key to the drawing's marks, for what this board has."""
+    """A key to the drawing's marks, for what this board has: one line for the map,
+    one for starting areas, one for pieces."""
     out = Text()
     out.append("│─", style=WALL)
-    out.append(" wall  ")
+    out.append(" wall")
     if any(
-        p
-        for p in board.obstructed_points
-        if 0 < p[0] < board.width
+        0 < p[0] < board.width
         and 0 < p[1] < board.height
         and not any(board.is_wall(a, b) for a, b in board.point_edges(*p))
+        for p in board.obstructed_points
     ):
+        out.append("  ")
         out.append("●", style=POST)
-        out.append(" post  ")
+        out.append(" post")
     if board.blocked:
+        out.append("  ")
         out.append("▓", style=BLOCKED)
-        out.append(" blocked  ")
+        out.append(" blocked")
     if board.obscured:
+        out.append("  ")
         out.append("░", style=OBSCURED)
-        out.append(" obscured terrain  ")
+        out.append(" obscured terrain")
     if board.rubble:
+        out.append("  ")
         out.append("░", style="bold yellow")
-        out.append(" rubble  ")
-    start_rows = board.layers.get("start")
-    for side, squares in board.start_areas.items():
-        if squares and start_rows is not None:
-            x, y = board.xy(squares[0])
-            out.append(start_rows[y][x].lower(), style=side_color(side))
-            out.append(f" {side} starting area  ")
+        out.append(" rubble")
     if board.point_squares:
+        out.append("  ")
         out.append("[A]", style=POINT)
-        out.append(" point marker setup  ")
-    out.append("↓", style="italic")
+        out.append(" point marker setup")
+    start_rows = board.layers.get("start")
+    areas = [(side, sqs) for side, sqs in board.start_areas.items() if sqs]
+    if areas and start_rows is not None:
+        out.append("\n")
+        for n, (side, squares) in enumerate(areas):
+            x, y = board.xy(squares[0])
+            out.append("  " if n else "")
+            out.append(start_rows[y][x].lower(), style=side_color(side))
+            out.append(f" {side} starting area")
+    out.append("\n")
+    out.append("A", style="bold")
+    out.append(" standing  ")
+    out.append("↓A", style="italic")
     out.append(" knocked down  ")
     out.append("(t)", style="italic")
-    out.append(" token or marker")
+    out.append(" token or marker  ")
+    out.append("*", style="bold")
+    out.append(" and a token")
     return out
