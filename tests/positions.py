@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.dice import load_dice
+from funkoverse.content.statuses import load_items, load_statuses
 from funkoverse.rules.board import Board
 from funkoverse.rules.cards import CharacterCard
 from funkoverse.rules.engine import new_game_at
@@ -70,13 +71,20 @@ def setup(
     light: Sequence[CharacterCard],
     scenario: Scenario | None = None,
     first: str | None = "dark",
+    items: dict[str, list[tuple[str, str]]] | None = None,
 ) -> Setup:
+    items = items or {}
     return Setup(
         b,
-        (TeamSetup("dark", tuple(dark)), TeamSetup("light", tuple(light))),
+        (
+            TeamSetup("dark", tuple(dark), items=tuple(items.get("dark", ()))),
+            TeamSetup("light", tuple(light), items=tuple(items.get("light", ()))),
+        ),
         scenario or FirstKnockout(),
         dict(load_dice()),
         first,
+        dict(load_items()),
+        dict(load_statuses()),
     )
 
 
@@ -88,15 +96,21 @@ def position(
     knocked_down: Sequence[str] = (),
     scenario: Scenario | None = None,
     cards: dict[str, CharacterCard] | None = None,
+    items: dict[str, list[tuple[str, str]]] | None = None,
+    tokens: dict[str, str] | None = None,
 ) -> Game:
-    """A game in round 1, `first` to choose, with pieces (card ids) on squares ('a1' labels)."""
+    """A game in round 1, `first` to choose, with pieces (card ids) on squares ('a1' labels).
+
+    `items`: {side: [(item id, holder id)]}; `tokens`: {token id: square}, e.g.
+    {"tunnel-dark-1": "c3"}."""
     b = b or board()
     extra = cards or {}
 
     def get(cid: str) -> CharacterCard:
         return extra[cid] if cid in extra else card(cid)
 
-    s = setup(b, [get(c) for c in dark], [get(c) for c in light], scenario, first)
-    placements = {cid: b.parse_label(sq) for cid, sq in {**dark, **light}.items() if sq}
+    s = setup(b, [get(c) for c in dark], [get(c) for c in light], scenario, first, items)
+    where = {**dark, **light, **(tokens or {})}
+    placements = {cid: b.parse_label(sq) for cid, sq in where.items() if sq}
     state = new_game_at(s, placements, first, tuple(knocked_down))
     return Game.at(state)

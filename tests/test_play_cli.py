@@ -25,8 +25,49 @@ def test_random_game_json_summary_names_winner_rounds_and_choices() -> None:
     assert summary["rounds"] >= 1
     assert summary["choices"][0].startswith("first:")
     assert summary["decisions"] == len(summary["choices"])
-    assert summary["sides"]["dark"]["characters"] == ["priestess", "mad-scientist"]
     assert summary["sides"][summary["winner"]]["points"] == 1
+    for side in ("dark", "light"):
+        drawn = summary["sides"][side]
+        assert len(drawn["characters"]) in (2, 3)  # drawn from the seed
+
+
+def test_without_options_the_seed_draws_the_setup_and_the_summary_names_it() -> None:
+    """Teams of one character and one basic character, or three characters with an item each."""
+    seen_items = set()
+    sizes = set()
+    for seed in range(12):
+        summary = json.loads(_run("play", "--seed", str(seed), "--json").stdout)
+        for side in ("dark", "light"):
+            drawn = summary["sides"][side]
+            sizes.add(len(drawn["characters"]))
+            if len(drawn["characters"]) == 3:
+                assert len(drawn["items"]) == 1
+                assert drawn["items"][0]["holder"] in drawn["characters"]
+                seen_items.add(drawn["items"][0]["item"])
+    assert sizes == {2, 3}
+    assert seen_items
+
+
+def test_items_are_given_with_the_item_option() -> None:
+    result = _run(
+        "play",
+        "--seed",
+        "4",
+        "--json",
+        "--dark",
+        "wonder-woman,priestess",
+        "--light",
+        "dracula,villager",
+        "--item",
+        "wonder-woman=lasso-of-truth",
+        "--item",
+        "light:dracula=shovel",
+    )
+    summary = json.loads(result.stdout)
+    assert summary["sides"]["dark"]["items"] == [
+        {"item": "lasso-of-truth", "holder": "wonder-woman"}
+    ]
+    assert summary["sides"]["light"]["items"] == [{"item": "shovel", "holder": "dracula"}]
 
 
 def test_the_seed_fixes_the_game() -> None:
@@ -86,6 +127,15 @@ def test_bad_options_get_one_line_each() -> None:
         (["play", "--dark", "batman"], "unknown character 'batman'"),
         (["play", "--dark", "priestess,priestess"], "same name cannot be allies"),
         (["play", "--max-rounds", "0"], "--max-rounds"),
+        (
+            ["play", "--dark", "priestess", "--light", "villager", "--item", "priestess=shovel"],
+            "cannot hold items",
+        ),
+        (
+            ["play", "--dark", "dracula", "--light", "villager", "--item", "dracula=shovel"],
+            "same number of items",
+        ),
+        (["play", "--item", "nonsense"], "CHARACTER=ITEM"),
         (["play", "--map", "atlantis"], "atlantis"),
         (["play", "--seed", "many"], "invalid int value"),
         (["bench", "--games", "0"], "--games"),

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "odds": "odds",
     "bench": "bench",
     "match": "match",
+    "content": "content",
 }
 
 

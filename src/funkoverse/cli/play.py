@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from funkoverse.ai.agents import AGENTS, Agent
-from funkoverse.content.setups import FIRST_GAME_MAP, FIRST_GAME_TEAMS, first_game
+from funkoverse.content.setups import FIRST_GAME_MAP, make_setup, random_teams, team
 from funkoverse.errors import UserError
 from funkoverse.rules.game import Game
 from funkoverse.rules.pieces import Kind
@@ -26,9 +27,10 @@ def register(sub: Any) -> None:
         "play",
         help="play a game in the terminal (each side human or an agent)",
         description=(
-            "Play the first game: knock out one rival to win. Each of --dark and --light may be "
-            "given more than once: a controller (human, random) and/or a comma-separated list of "
-            "character ids."
+            "Play a game: knock out one rival to win. Each of --dark and --light may be "
+            "given more than once: a controller (human, random, ...) and/or a comma-separated list "
+            "of character ids. What is not given is drawn from the seed: teams of one character "
+            "and one basic character, or three characters with an item each side."
         ),
     )
     p.add_argument(
@@ -46,7 +48,17 @@ def register(sub: Any) -> None:
         help="controller and/or characters of the light side",
     )
     p.add_argument(
-        "--seed", type=int, default=None, help="fixes the game: flips, dice and random agents"
+        "--item",
+        action="append",
+        default=[],
+        metavar="[SIDE:]CHARACTER=ITEM",
+        help="give an item to a character (both sides must hold the same number of items)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="fixes the game: the setup not given, flips, dice and random agents",
     )
     p.add_argument(
         "--map", default=FIRST_GAME_MAP, help="map id or map file (default: %(default)s)"
@@ -63,9 +75,9 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _side_options(side: str, values: list[str]) -> tuple[str, tuple[str, ...]]:
+def _side_options(side: str, values: list[str]) -> tuple[str, tuple[str, ...] | None]:
     controller = "random"
-    characters: tuple[str, ...] = FIRST_GAME_TEAMS[side]
+    characters: tuple[str, ...] | None = None
     for value in values:
         if value in CONTROLLERS:
             controller = value
@@ -79,19 +91,61 @@ def _side_options(side: str, values: list[str]) -> tuple[str, tuple[str, ...]]:
     return controller, characters
 
 
-def run(args: argparse.Namespace) -> int:
+def _items(values: list[str], teams: dict[str, tuple[str, ...]]) -> dict[str, dict[str, str]]:
+    given: dict[str, dict[str, str]] = {side: {} for side in teams}
+    for value in values:
+        where, _, rest = value.rpartition(":")
+        holder, eq, item = rest.partition("=")
+        if not eq or not holder or not item:
+            raise UserError(
+                f"--item: expected CHARACTER=ITEM or SIDE:CHARACTER=ITEM, got '{value}'"
+            )
+        sides = [where] if where else [s for s, ids in teams.items() if holder in ids]
+        if where and where not in teams:
+            raise UserError(f"--item: unknown side '{where}' (dark or light)")
+        if not sides:
+            raise UserError(f"--item: no side has the character '{holder}'")
+        if len(sides) > 1:
+            raise UserError(
+                f"--item: both sides have '{holder}'; say which, e.g. dark:{holder}={item}"
+            )
+        given[sides[0]][holder] = item
+    return given
+
+
+def build_setup(args: argparse.Namespace, seed: int) -> tuple[Any, dict[str, str]]:
+    """The game's setup: what the options fix, and the rest drawn from the seed."""
     dark_who, dark_team = _side_options("dark", args.dark)
     light_who, light_team = _side_options("light", args.light)
+    drawn = random_teams(random.Random(seed))
+    teams = {
+        "dark": dark_team or drawn["dark"][0],
+        "light": light_team or drawn["light"][0],
+    }
+    items = _items(args.item, teams)
+    if not args.item:
+        for side, chosen in (("dark", dark_team), ("light", light_team)):
+            if chosen is None:
+                items[side] = dict(drawn[side][1])
+        if (dark_team is None) != (light_team is None):
+            items = {side: {} for side in teams}  # one side fixed by hand: no items unless given
+    setup = make_setup(
+        [team(side, teams[side], items[side]) for side in ("dark", "light")], args.map
+    )
+    return setup, {"dark": dark_who, "light": light_who}
+
+
+def run(args: argparse.Namespace) -> int:
     if args.max_rounds < 1:
         raise UserError("--max-rounds must be at least 1")
-    if args.json and "human" in (dark_who, light_who):
-        raise UserError("--json plays without a person: give both sides an agent (e.g. random)")
     seed = args.seed if args.seed is not None else _fresh_seed()
-    setup = first_game(dark_team, light_team, args.map)
+    setup, controllers = build_setup(args, seed)
+    if args.json and "human" in controllers.values():
+        raise UserError("--json plays without a person: give both sides an agent (e.g. random)")
     game = Game(setup, seed)
     console = Console(highlight=False)
     agents: dict[str, Agent | None] = {}
-    for index, (side, who) in enumerate((("dark", dark_who), ("light", light_who))):
+    for index, (side, who) in enumerate(controllers.items()):
         agents[side] = None if who == "human" else AGENTS[who](seed * 7919 + index + 1)
     watching = any(a is None for a in agents.values())
     stopped = _play(game, agents, args.max_rounds, console if watching else None)
@@ -240,7 +294,11 @@ def _summary(game: Game, seed: int, map_id: str, stopped: bool) -> dict[str, Any
         "sides": {
             side: {
                 "characters": [p.card.id if p.card else p.id for p in state.characters(side)],
-                "items": [],
+                "items": [
+                    {"item": item, "holder": p.card.id if p.card else p.id}
+                    for p in state.characters(side)
+                    for item in p.items
+                ],
                 "points": state.sides[side].points,
             }
             for side in state.seats

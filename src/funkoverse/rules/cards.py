@@ -6,9 +6,13 @@ These are immutable values; the content loader builds them from data files.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from funkoverse.rules.hooks import Hook
 
 
 class TokenColor(StrEnum):
@@ -73,6 +77,12 @@ class Ability:
     text: str = ""
     while_knocked_down: bool = False
     while_knocked_out: bool = False
+    declare_target: bool = (
+        False  # the first challenge's target is chosen with the ability (its cost may depend on it)
+    )
+    cost_vs_knocked_down: int = (
+        0  # change to the cost when that target is knocked down (Exsanguinate: -2)
+    )
 
 
 @dataclass(frozen=True)
@@ -89,10 +99,43 @@ class CharacterCard:
     trait_name: str = ""
     trait_text: str = ""
     elusive: bool = False  # Elusive Trickster: rivals only see him while adjacent
-    hooks: tuple[str, ...] = field(default_factory=tuple)
+    hooks: tuple[Hook, ...] = ()
+    tokens: tuple[tuple[str, int], ...] = ()  # tokens that come with the card: (kind, how many)
+    dice: tuple[str, ...] = ()  # dice that come with the card (the Champion die)
 
     def ability(self, ability_id: str) -> Ability | None:
         for ability in self.abilities:
             if ability.id == ability_id:
                 return ability
         return None
+
+
+@dataclass(frozen=True)
+class StatusCard:
+    """A status card ("Status Cards"): given to a character, it adds abilities or a trait."""
+
+    id: str
+    name: str
+    box: str
+    group: str = ""  # cards given as "a Bride status card" share a group
+    abilities: tuple[Ability, ...] = ()
+    trait_text: str = ""
+    hooks: tuple[Hook, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ItemCard:
+    """An item ("Items"): a new action for its holder, with or without the use-item icon.
+
+    `cost` 0 means no use icon: the action is a basic action (Lasso of Truth) or a trait.
+    """
+
+    id: str
+    name: str
+    box: str
+    cost: int
+    challenge_action: bool
+    steps: tuple[Step, ...]
+    text: str = ""
+    basic_action: bool = False

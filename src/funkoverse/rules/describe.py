@@ -5,6 +5,8 @@ from __future__ import annotations
 from funkoverse.rules.engine import defense_of, roll_win_probability
 from funkoverse.rules.frames import ChoiceFrame, RollFrame
 from funkoverse.rules.state import GameState
+from funkoverse.rules.steps import attack_dice
+from funkoverse.rules.world import find_ability
 
 
 def _pct(p: float) -> str:
@@ -47,7 +49,9 @@ def label(state: GameState, choice: str) -> str:
         return f"{who}: move to {rest}"
     if head in ("challenge", "target"):
         target = pieces[rest]
-        dice = top.amount if isinstance(top, ChoiceFrame) else 2
+        dice = 2
+        if isinstance(top, ChoiceFrame) and active is not None:
+            dice = attack_dice(state, active, target, top.step)
         from funkoverse.rules.dice import win_probability
 
         standard = state.setup.dice["standard"]
@@ -58,10 +62,17 @@ def label(state: GameState, choice: str) -> str:
         return f"{who}: assist {pieces[rest].name} (stand it up)"
     if head == "interact":
         return f"{who}: interact with {rest}"
-    if head == "ability" and active is not None and active.card is not None:
-        ability = active.card.ability(rest)
+    if head == "ability" and active is not None:
+        ability_id, _, target_id = rest.partition(":")
+        ability = find_ability(state, active, ability_id)
         if ability is not None:
-            return f"{who}: {ability.name} ({ability.color.value} {ability.cost}) — {ability.text}"
+            on = f" on {pieces[target_id].name}" if target_id in pieces else ""
+            return (
+                f"{who}: {ability.name}{on} ({ability.color.value} {ability.cost}) — {ability.text}"
+            )
+    if head == "item" and active is not None and rest in state.setup.items:
+        item = state.setup.items[rest]
+        return f"{who}: use the {item.name} — {item.text}"
     if head == "rally":
         return f"{who}: rally (both actions to stand up)"
     if head == "end":

@@ -9,6 +9,7 @@ from funkoverse.rules import geometry
 from funkoverse.rules.frames import ChoiceFrame, ReturnFrame, RollFrame
 from funkoverse.rules.pieces import BLOCKING_KINDS
 from funkoverse.rules.state import GameState, Phase
+from funkoverse.rules.world import find_ability
 
 
 def why_illegal(state: GameState, choice: str) -> str:
@@ -116,8 +117,7 @@ def _why_action(state: GameState, head: str, rest: str, choice: str) -> str:
             return f"'{choice}': {ally.name} is not knocked down (Assist)"
         return f"'{choice}': {ally.name} is not adjacent to {name} (Assist: an adjacent ally)"
     if head == "ability":
-        card = piece.card
-        ability = card.ability(rest) if card is not None else None
+        ability = find_ability(state, piece, rest.partition(":")[0])
         if ability is None:
             return f"'{choice}': {name} has no ability '{rest}' (basic characters have none)"
         if state.sides[piece.side].pool.get(ability.color, 0) <= 0:
@@ -171,12 +171,12 @@ def _why_step_choice(
     piece = state.pieces[frame.piece]
     if frame.purpose == "move":
         if head != "move":
-            return f"'{choice}': {piece.name} moves now, up to {frame.amount} squares"
+            return f"'{choice}': {piece.name} moves now, up to {frame.step.int('squares')} squares"
         try:
             square = state.board.parse_label(rest)
         except ValueError:
             return f"'{choice}': '{rest}' is not a square of this map"
-        return _why_not_move(state, piece.id, square, frame.amount, choice)
+        return _why_not_move(state, piece.id, square, frame.step.int("squares"), choice)
     if frame.purpose == "target":
         return f"'{choice}': not a target {piece.name} can challenge now (Challenges)"
     return f"'{choice}': not one of the choices for {frame.purpose} now"

@@ -21,21 +21,28 @@ class StepsFrame:
     pc: int = 0
     target: str | None = None  # the thing most recently chosen, for steps that refer to it
     started_standing: bool = True
+    won: bool | None = None  # the last challenge's result, for "if you win"
+    targets: tuple[str, ...] = ()  # everything challenged so far ("a different rival")
+    chosen: str | None = None  # a character chosen to be carried (Abduct)
 
 
 @dataclass(frozen=True)
 class ChoiceFrame:
     """A decision a step needs: where to move, whom to challenge, whom to assist.
 
-    `purpose` names the vocabulary word; `amount` carries its number (squares, dice).
+    `step` is the vocabulary word with its parameters; `piece` is who does it.
+    A `hook` purpose asks the named hook of `piece` for its options.
     """
 
     decider: str
-    purpose: str
+    step: Step
     piece: str
-    amount: int = 0
-    reach: int | None = None  # range of a ranged challenge; None means adjacent
     optional: bool = False  # "you may": the decider can decline
+    hook: str = ""
+
+    @property
+    def purpose(self) -> str:
+        return self.step.op
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class RollFrame:
     attack: tuple[str, ...]  # die ids rolled by the challenger
     defense: tuple[str, ...]  # die ids rolled by the defender
     source: str
+    asked: tuple[str, ...] = ()  # hooks already asked before this roll
 
 
 @dataclass(frozen=True)

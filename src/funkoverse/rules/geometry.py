@@ -8,6 +8,7 @@ functions here add the pieces. Pieces are `PieceLike`: pieces of the same
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from funkoverse.rules.board import Board
 from funkoverse.rules.pieces import BLOCKING_KINDS, Kind, PieceLike
@@ -24,6 +25,8 @@ _CHALLENGEABLE_WITH_DEFENSE: frozenset[Kind] = frozenset(
 
 
 # -- sight -------------------------------------------------------------------
+
+P = TypeVar("P", bound=PieceLike)
 
 
 def _king_adjacent(board: Board, a: int, b: int) -> bool:
@@ -356,8 +359,8 @@ def placeable(
 
 
 def challenge_targets(
-    board: Board, challenger: PieceLike, pieces: Iterable[PieceLike], range_: int | None
-) -> list[PieceLike]:
+    board: Board, challenger: PieceLike, pieces: Iterable[P], range_: int | None
+) -> list[P]:
     """What `challenger` may challenge, sorted by id (Challenges).
 
     Rivals only ("You cannot challenge an ally"): characters, basic characters,
@@ -373,7 +376,7 @@ def challenge_targets(
     side = challenger.side
     adjacent = board.adjacent_set(origin)
     blockers: frozenset[int] | None = None
-    out: list[PieceLike] = []
+    out: list[P] = []
     for p in pieces:
         sq = p.square
         if sq is None or p.side == side or p.id == challenger.id:

@@ -31,6 +31,35 @@ class Scenario:
     def on_round_end(self, state: GameState) -> None:
         """Called after the cooldown of "Ending a Round"; may set `state.winner`."""
 
+    def interactions(self, state: GameState, actor: Piece, squares: set[int]) -> list[str]:
+        """What `actor` may interact with in `squares` (Point Markers: on or adjacent)."""
+        if not self.point_markers:
+            return []
+        return [
+            p.id
+            for p in state.pieces.values()
+            if p.id.startswith("point-") and p.square is not None and p.square in squares
+        ]
+
+    def interact(self, state: GameState, actor: Piece, thing: str, events: list[str]) -> bool:
+        """Point Markers: "immediately gain a point. Place the point marker, letter-side up, on
+        the 4 of their cooldown track." True when `thing` was the scenario's."""
+        if not (self.point_markers and thing.startswith("point-")):
+            return False
+        marker = state.pieces[thing]
+        side = state.sides[actor.side]
+        side.points += 1
+        marker.square = None
+        for slot in side.track:
+            if ("point", thing) in slot:
+                slot.remove(("point", thing))
+        side.track[3].append(("point", thing))
+        events.append(
+            f"{actor.name} interacts with point marker {thing.removeprefix('point-')}: +1 point; "
+            "the marker goes on the 4 of the cooldown track (Point Markers)."
+        )
+        return True
+
 
 @dataclass(frozen=True)
 class FirstKnockout(Scenario):

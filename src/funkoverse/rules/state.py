@@ -6,11 +6,12 @@ in the setup and the board.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from funkoverse.rules.cards import CharacterCard, TokenColor
+from funkoverse.rules.cards import CharacterCard, ItemCard, StatusCard, TokenColor
 from funkoverse.rules.pieces import Kind
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ class TeamSetup:
     side: str
     characters: tuple[CharacterCard, ...]
     start_area: str = ""  # legend value of the start layer; defaults to the side
+    items: tuple[tuple[str, str], ...] = ()  # (item id, holder character id), given at setup
 
     @property
     def area(self) -> str:
@@ -55,6 +57,8 @@ class Setup:
     scenario: Scenario
     dice: dict[str, DieSpec]
     first_player: str | None = None  # None: flip the First Player marker (a chance node)
+    items: Mapping[str, ItemCard] = field(default_factory=dict)
+    statuses: Mapping[str, StatusCard] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -71,6 +75,11 @@ class Piece:
     defense: int | None = None
     elusive: bool = False
     placed: bool = False  # has been on the map since setup (off the map means on a track)
+    statuses: tuple[
+        str, ...
+    ] = ()  # status cards given to it ("Status Cards"), kept when knocked out
+    items: tuple[str, ...] = ()  # items it holds ("Items")
+    owner: str = ""  # for a token: the character that put it into play (credit for knock-outs)
 
     def copy(self) -> Piece:
         return Piece(
@@ -84,6 +93,9 @@ class Piece:
             self.defense,
             self.elusive,
             self.placed,
+            self.statuses,
+            self.items,
+            self.owner,
         )
 
     @property
@@ -95,7 +107,7 @@ class Piece:
         return self.kind in (Kind.CHARACTER, Kind.BASIC)
 
     def key(self) -> tuple[Any, ...]:
-        return (self.id, self.square, self.standing, self.exhausted, self.placed)
+        return (self.id, self.square, self.standing, self.exhausted, self.placed, self.statuses)
 
 
 TrackItem = tuple[str, str]  # (kind, ref): ("token", "red"), ("character", id), ("point", "A")

@@ -1,0 +1,183 @@
+"""`funkoverse content list|check`: what the boxes hold, and whether a content file is right."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from funkoverse.content import scenarios
+from funkoverse.content.characters import load_characters, parse_character
+from funkoverse.content.dice import load_dice, load_die_file
+from funkoverse.content.fields import DATA, read_toml, where
+from funkoverse.content.maps import load_map
+from funkoverse.content.statuses import (
+    load_items,
+    load_statuses,
+    load_tokens,
+    parse_item,
+    parse_status,
+)
+from funkoverse.errors import UserError
+
+BOXES = ("DC Comics 102", "Universal Monsters 100", "Space Jam A New Legacy 100")
+NOTES = {
+    "Space Jam A New Legacy 100": (
+        "The Space Jam A New Legacy 100 rulebook prints no character, item or status cards; "
+        "its rules (Rubble, obscured terrain, ultimate mode, companions) are in the engine, "
+        "and no card is invented for it."
+    )
+}
+KINDS = ("character", "status", "item", "die", "map", "token")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("content", help="list the shipped content, or check a content file")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs.required = True
+    lst = verbs.add_parser("list", help="everything shipped, by id and box")
+    lst.add_argument("--json", action="store_true", help="one JSON object")
+    lst.set_defaults(func=run_list)
+    chk = verbs.add_parser("check", help="validate the shipped content, or one file of yours")
+    chk.add_argument("path", nargs="?", help="a content file (TOML); none: every shipped file")
+    chk.add_argument(
+        "--kind", choices=KINDS, help="what the file is (default: from its folder or fields)"
+    )
+    chk.set_defaults(func=run_check)
+
+
+def catalog() -> dict[str, list[dict[str, Any]]]:
+    """Everything shipped, as lists of {id, name, box, ...} by kind."""
+    characters = [
+        {
+            "id": c.id,
+            "name": c.name,
+            "box": c.box,
+            "basic": c.basic,
+            "defense": c.defense,
+            "abilities": [a.id for a in c.abilities],
+            "trait": c.trait_name,
+        }
+        for c in load_characters().values()
+    ]
+    maps = []
+    for path in sorted((DATA / "maps").glob("*.toml")):
+        board = load_map(path.stem)
+        maps.append(
+            {
+                "id": path.stem,
+                "name": board.name,
+                "box": board.box,
+                "size": [board.width, board.height],
+            }
+        )
+    return {
+        "characters": characters,
+        "items": [
+            {"id": i.id, "name": i.name, "box": i.box, "cost": i.cost}
+            for i in load_items().values()
+        ],
+        "status_cards": [
+            {"id": s.id, "name": s.name, "box": s.box, "group": s.group}
+            for s in load_statuses().values()
+        ],
+        "tokens": [
+            {"id": t["id"], "name": t["name"], "box": t["box"]} for t in load_tokens().values()
+        ],
+        "dice": [{"id": d.id, "name": d.name, "box": _die_box(d.id)} for d in load_dice().values()],
+        "maps": maps,
+        "scenarios": scenarios.scenarios(),
+        "modes": scenarios.modes(),
+    }
+
+
+def _die_box(die_id: str) -> str:
+    return {"champion": "DC Comics 102", "blood": "Universal Monsters 100"}.get(die_id, "every box")
+
+
+def run_list(args: argparse.Namespace) -> int:
+    found = catalog()
+    if args.json:
+        found_with_notes: dict[str, Any] = dict(found)
+        found_with_notes["notes"] = list(NOTES.values())
+        sys.stdout.write(json.dumps(found_with_notes) + "\n")
+        return 0
+    for kind, entries in found.items():
+        print(f"{kind.replace('_', ' ')}:")
+        for box in (*BOXES, "every box", "funkoverse"):
+            here = [e for e in entries if e.get("box") == box]
+            if here:
+                print(f"  {box}: " + ", ".join(e["id"] for e in here))
+        print()
+    for note in NOTES.values():
+        print(f"Note: {note}")
+    return 0
+
+
+def _kind_of(path: Path, data: dict[str, Any]) -> str:
+    folder = path.parent.name
+    by_folder = {
+        "characters": "character",
+        "statuses": "status",
+        "items": "item",
+        "dice": "die",
+        "maps": "map",
+        "tokens": "token",
+    }
+    if folder in by_folder:
+        return by_folder[folder]
+    if "grid" in data:
+        return "map"
+    if "faces" in data:
+        return "die"
+    if "defense" in data:
+        return "character"
+    if "group" in data or ("hooks" in data and "cost" not in data):
+        return "status"
+    if "steps" in data or "cost" in data:
+        return "item"
+    raise UserError(
+        f"{path}: cannot tell what this file is; say it with --kind ({', '.join(KINDS)})"
+    )
+
+
+def check_file(path: Path, kind: str | None) -> str:
+    if not path.is_file():
+        raise UserError(f"{path}: no such file")
+    if path.suffix != ".toml":
+        raise UserError(f"{path}: content files are TOML (.toml)")
+    data = read_toml(path)
+    kind = kind or _kind_of(path, data)
+    name = where(path)
+    if kind == "character":
+        thing: Any = parse_character(data, name)
+    elif kind == "status":
+        thing = parse_status(data, name)
+    elif kind == "item":
+        thing = parse_item(data, name)
+    elif kind == "die":
+        thing = load_die_file(path)
+    elif kind == "map":
+        thing = load_map(str(path))
+    else:
+        thing = data
+        for key in ("id", "name", "box"):
+            if not isinstance(data.get(key), str):
+                raise UserError(f"{name}: field '{key}' is missing; expected a string")
+    label = getattr(thing, "name", None) or data.get("name", path.stem)
+    return f"{name}: ok ({kind} {label!s})"
+
+
+def run_check(args: argparse.Namespace) -> int:
+    if args.path:
+        print(check_file(Path(args.path), args.kind))
+        return 0
+    total = 0
+    for path in sorted(DATA.rglob("*.toml")):
+        check_file(path, None)
+        total += 1
+    catalog()  # the loaders' own checks (ids match file names, hooks exist)
+    print(f"{total} content files: all ok")
+    return 0

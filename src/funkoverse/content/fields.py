@@ -1,0 +1,154 @@
+"""Reading content tables: every field checked, every error naming the file, the field and
+what was expected."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from funkoverse.errors import UserError
+from funkoverse.rules.cards import COLOR_ALIASES, Ability, Param, Step, TokenColor
+from funkoverse.rules.steps import VOCABULARY
+
+DATA = Path(__file__).parent / "data"
+COMMON_PARAMS = frozenset({"if_won"})  # any step may happen only "if you win"
+
+
+def where(path: Path) -> str:
+    """A file's name as people see it: relative to the shipped data when it is shipped."""
+    try:
+        return str(path.relative_to(DATA))
+    except ValueError:
+        return str(path)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    name = where(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise UserError(f"{name}: cannot read: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"{name}: not valid TOML: {e}") from None
+
+
+def need(table: Mapping[str, Any], key: str, kind: type, name: str, what: str) -> Any:
+    """The field `key` of `table`, of type `kind`, or an error saying what was expected."""
+    if key not in table:
+        raise UserError(f"{name}: field '{key}' is missing; expected {what}")
+    value = table[key]
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+        raise UserError(f"{name}: field '{key}': expected {what}, got {value!r}")
+    return value
+
+
+def only_fields(table: Mapping[str, Any], allowed: set[str], name: str, prefix: str = "") -> None:
+    for key in table:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise UserError(
+                f"{name}: field '{prefix}{key}' is not known here; the fields are {known}"
+            )
+
+
+def color(value: Any, name: str, field: str) -> TokenColor:
+    if not isinstance(value, str) or value.lower() not in COLOR_ALIASES:
+        names = ", ".join(sorted(COLOR_ALIASES))
+        raise UserError(
+            f"{name}: field '{field}': unknown ability type {value!r}; use one of {names}"
+        )
+    return COLOR_ALIASES[value.lower()]
+
+
+def parse_step(raw: Any, name: str, field: str) -> Step:
+    """One step in the effects vocabulary, e.g. {op = "move", squares = 2}."""
+    if not isinstance(raw, dict) or "op" not in raw:
+        raise UserError(
+            f"{name}: field '{field}': expected a table with an 'op', e.g. {{op = \"move\", squares = 2}}"
+        )
+    op = raw["op"]
+    if op not in VOCABULARY:
+        words = ", ".join(sorted(VOCABULARY))
+        raise UserError(
+            f"{name}: field '{field}.op': '{op}' is not in the effects vocabulary ({words}); "
+            "behaviour beyond it needs a named hook"
+        )
+    params: dict[str, Param] = {}
+    for key, value in raw.items():
+        if key == "op":
+            continue
+        if key not in VOCABULARY[op] and key not in COMMON_PARAMS:
+            allowed = ", ".join(sorted(VOCABULARY[op] | COMMON_PARAMS))
+            raise UserError(
+                f"{name}: field '{field}.{key}': '{op}' takes no '{key}' (it takes: {allowed})"
+            )
+        if not isinstance(value, int | str | bool):
+            raise UserError(
+                f"{name}: field '{field}.{key}': expected a number, a word or true/false"
+            )
+        params[key] = value
+    return Step(op, tuple(sorted(params.items())))
+
+
+def parse_steps(raw: Any, name: str, field: str) -> tuple[Step, ...]:
+    if not isinstance(raw, list):
+        raise UserError(f"{name}: field '{field}': expected a list of steps")
+    return tuple(parse_step(s, name, f"{field}[{j}]") for j, s in enumerate(raw))
+
+
+ABILITY_FIELDS = {
+    "id",
+    "name",
+    "type",
+    "cost",
+    "challenge_action",
+    "steps",
+    "text",
+    "while_knocked_down",
+    "while_knocked_out",
+    "declare_target",
+    "cost_vs_knocked_down",
+}
+
+
+def parse_ability(raw: Any, name: str, field: str) -> Ability:
+    if not isinstance(raw, dict):
+        raise UserError(f"{name}: field '{field}': expected a table")
+    only_fields(raw, ABILITY_FIELDS, name, f"{field}.")
+    aid = need(raw, "id", str, name, f"{field}: an ability id")
+    cost = need(raw, "cost", int, name, f"{field}: a cost from 1 to 4")
+    if not 1 <= cost <= 4:
+        raise UserError(
+            f"{name}: field '{field}.cost': expected a cost from 1 to 4 (the numbers of the "
+            f"cooldown track), got {cost}"
+        )
+    return Ability(
+        id=aid,
+        name=need(raw, "name", str, name, f"{field}: the ability's name"),
+        color=color(raw.get("type"), name, f"{field}.type"),
+        cost=cost,
+        challenge_action=bool(raw.get("challenge_action", False)),
+        steps=parse_steps(raw.get("steps", []), name, f"{field}.steps"),
+        text=str(raw.get("text", "")),
+        while_knocked_down=bool(raw.get("while_knocked_down", False)),
+        while_knocked_out=bool(raw.get("while_knocked_out", False)),
+        declare_target=bool(raw.get("declare_target", False)),
+        cost_vs_knocked_down=int(raw.get("cost_vs_knocked_down", 0)),
+    )
+
+
+def hooks(raw: Any, name: str) -> tuple[Any, ...]:
+    """Named hooks, looked up in the hook registry."""
+    from funkoverse.content.hooks import HOOKS
+
+    if not isinstance(raw, list):
+        raise UserError(f"{name}: field 'hooks': expected a list of hook names")
+    found = []
+    for h in raw:
+        if h not in HOOKS:
+            known = ", ".join(sorted(HOOKS))
+            raise UserError(f"{name}: field 'hooks': no hook named {h!r}; the hooks are {known}")
+        found.append(HOOKS[h])
+    return tuple(found)

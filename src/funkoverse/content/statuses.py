@@ -1,0 +1,104 @@
+"""Status cards and items from TOML files."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from funkoverse.content.fields import (
+    DATA,
+    hooks,
+    need,
+    only_fields,
+    parse_ability,
+    parse_steps,
+    read_toml,
+    where,
+)
+from funkoverse.errors import UserError
+from funkoverse.rules.cards import ItemCard, StatusCard
+
+STATUSES = DATA / "statuses"
+ITEMS = DATA / "items"
+
+
+def parse_status(data: Mapping[str, Any], name: str) -> StatusCard:
+    only_fields(
+        data, {"id", "name", "box", "group", "abilities", "trait", "hooks", "text", "note"}, name
+    )
+    trait = data.get("trait", {})
+    return StatusCard(
+        id=need(data, "id", str, name, "a lowercase id"),
+        name=need(data, "name", str, name, "the card's name"),
+        box=need(data, "box", str, name, "the game box"),
+        group=str(data.get("group", "")),
+        abilities=tuple(
+            parse_ability(raw, name, f"abilities[{i}]")
+            for i, raw in enumerate(data.get("abilities", []))
+        ),
+        trait_text=str(trait.get("text", "")) if isinstance(trait, dict) else "",
+        hooks=hooks(data.get("hooks", []), name),
+        text=str(data.get("text", "")),
+    )
+
+
+def parse_item(data: Mapping[str, Any], name: str) -> ItemCard:
+    only_fields(
+        data,
+        {"id", "name", "box", "cost", "challenge_action", "basic_action", "steps", "text", "note"},
+        name,
+    )
+    cost = int(data.get("cost", 0))
+    if not 0 <= cost <= 4:
+        raise UserError(
+            f"{name}: field 'cost': expected 1 to 4 for the use-item icon, or 0 for none, got {cost}"
+        )
+    return ItemCard(
+        id=need(data, "id", str, name, "a lowercase id"),
+        name=need(data, "name", str, name, "the item's name"),
+        box=need(data, "box", str, name, "the game box"),
+        cost=cost,
+        challenge_action=bool(data.get("challenge_action", False)),
+        steps=parse_steps(data.get("steps", []), name, "steps"),
+        text=str(data.get("text", "")),
+        basic_action=bool(data.get("basic_action", False)),
+    )
+
+
+def _load(directory: Path, parse: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for path in sorted(directory.glob("*.toml")):
+        card = parse(read_toml(path), where(path))
+        if card.id != path.stem:
+            raise UserError(
+                f"{where(path)}: field 'id': '{card.id}' should match the file name '{path.stem}'"
+            )
+        found[card.id] = card
+    return found
+
+
+@cache
+def load_statuses() -> Mapping[str, StatusCard]:
+    return _load(STATUSES, parse_status)
+
+
+@cache
+def load_items() -> Mapping[str, ItemCard]:
+    return _load(ITEMS, parse_item)
+
+
+@cache
+def load_tokens() -> Mapping[str, Mapping[str, Any]]:
+    """Token descriptions (Tunnel, Blood): what a player reads; the rules live with their cards."""
+    found: dict[str, Mapping[str, Any]] = {}
+    for path in sorted((DATA / "tokens").glob("*.toml")):
+        data = read_toml(path)
+        name = where(path)
+        only_fields(data, {"id", "name", "box", "count", "defense", "card", "text"}, name)
+        need(data, "id", str, name, "a lowercase id")
+        need(data, "name", str, name, "the token's name")
+        need(data, "box", str, name, "the game box")
+        found[data["id"]] = data
+    return found

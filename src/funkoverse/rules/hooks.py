@@ -1,0 +1,110 @@
+"""Behaviour that the effects vocabulary cannot say: traits and status cards that listen.
+
+A hook is attached to a card by name (in its content file) and asked at fixed
+points of the game. Every method has a default that does nothing, so a hook
+overrides only what its card changes. `owner` is the piece whose card or status
+card carries the hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from funkoverse.rules.cards import Ability
+    from funkoverse.rules.frames import Frame, RollFrame
+    from funkoverse.rules.state import GameState, Piece
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A change to a value ("What happens when multiple things modify a value at the same
+    time?": add, then subtract (not below 0), then set)."""
+
+    op: str  # "add", "subtract" or "set"
+    amount: int
+
+
+def modified(base: int, modifiers: Sequence[Modifier]) -> int:
+    """Apply modifiers in the FAQ's order: every add, then every subtract (not below 0),
+    then any set (the last one counts)."""
+    value = base + sum(m.amount for m in modifiers if m.op == "add")
+    value = max(0, value - sum(m.amount for m in modifiers if m.op == "subtract"))
+    for m in modifiers:
+        if m.op == "set":
+            value = m.amount
+    return value
+
+
+class Hook:
+    """A named piece of card behaviour; subclasses override what their card changes."""
+
+    name: str = ""
+
+    def defense(self, state: GameState, owner: Piece, piece: Piece) -> Sequence[Modifier]:
+        """Modifiers to `piece`'s defense."""
+        return ()
+
+    def before_roll(self, state: GameState, owner: Piece, roll: RollFrame) -> Sequence[Frame]:
+        """Decisions ("you may") to take before the dice of `roll` are rolled."""
+        return ()
+
+    def on_roll_choice(
+        self, state: GameState, owner: Piece, roll: RollFrame, choice: str
+    ) -> RollFrame:
+        """Apply a before-roll decision this hook asked for; returns the changed roll."""
+        return roll
+
+    def react(self, state: GameState, owner: Piece, event: str, subject: Piece) -> Sequence[Frame]:
+        """Decisions or effects when something happens to `subject` (`event`: "stood_up",
+        "interacted_point_marker", "knocked_out", ...)."""
+        return ()
+
+    def turn_start(self, state: GameState, owner: Piece) -> Sequence[Frame]:
+        """At the start of `owner`'s turn."""
+        return ()
+
+    def extra_actions(self, state: GameState, owner: Piece) -> int:
+        """Actions added at the start of `owner`'s turn."""
+        return 0
+
+    def after_action(self, state: GameState, owner: Piece) -> None:
+        """After `owner` rallies or does an action."""
+
+    def move_links(self, state: GameState, owner: Piece) -> Mapping[int, Sequence[int]] | None:
+        """Extra one-step connections when `owner` moves (Tunnels)."""
+        return None
+
+    def cost(self, state: GameState, owner: Piece, ability: Ability, target: Piece | None) -> int:
+        """Change to an ability's cost (negative to decrease)."""
+        return 0
+
+    def reach(self, state: GameState, owner: Piece, purpose: str) -> int:
+        """How far (in squares, seen) `owner` may assist or interact; 1 is adjacent."""
+        return 1
+
+    def interactions(
+        self, state: GameState, owner: Piece, actor: Piece, squares: set[int]
+    ) -> list[str]:
+        """Things `actor` may interact with in `squares` because of this trait (Tunnels)."""
+        return []
+
+    def interact(
+        self, state: GameState, owner: Piece, actor: Piece, thing: str, events: list[str]
+    ) -> bool:
+        """Do `actor`'s interaction with `thing` if it is this hook's; True when it was."""
+        return False
+
+    def on_status(self, state: GameState, owner: Piece, card_id: str) -> Sequence[Frame]:
+        """After `owner` is given a status card."""
+        return ()
+
+    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[str]:
+        """Options of a decision this hook asked for (a `ChoiceFrame` with its purpose)."""
+        return []
+
+    def choose(self, state: GameState, owner: Piece, purpose: str, choice: str) -> list[str]:
+        """Apply one of those options; returns what happened, in words."""
+        return []

@@ -1,0 +1,118 @@
+"""The cooldown track: placing things on it, shifting them down, up and off.
+
+Glossary "Shift Down/Up" and "Shift Off"; Cooldown Tracks: "Things that shift off
+the 1 return to play": characters and companions to the starting area, ability
+tokens to the pool, point markers to their setup squares, attachments and
+character components (the Champion die, the Blood token) to their character.
+"""
+
+from __future__ import annotations
+
+from funkoverse.rules.cards import TokenColor
+from funkoverse.rules.state import TRACK_LENGTH, GameState, TrackItem
+
+Events = list[str]
+
+# What each kind of track item is called in words.
+KIND_WORDS = {
+    "token": "ability token",
+    "character": "character",
+    "companion": "companion",
+    "point": "point marker",
+    "item": "item card",
+    "die": "die",
+    "component": "token",
+}
+
+
+def place(state: GameState, side: str, item: TrackItem, number: int) -> None:
+    """Put `item` on the given number (1-4) of `side`'s track, taking it off where it was."""
+    track = state.sides[side].track
+    for slot in track:
+        if item in slot:
+            slot.remove(item)
+    track[max(1, min(number, TRACK_LENGTH)) - 1].append(item)
+
+
+def position(state: GameState, side: str, item: TrackItem) -> int | None:
+    return state.sides[side].track_position(item)
+
+
+def shift_down(
+    state: GameState, side: str, item: TrackItem, amount: int, events: Events
+) -> list[str]:
+    """Shift `item` down `amount`; past the 1 it shifts off. Returns characters to place."""
+    at = position(state, side, item)
+    if at is None:
+        return []
+    if at - amount >= 1:
+        place(state, side, item, at - amount)
+        events.append(
+            f"{describe(item)} shifts down to the {at - amount} of {side}'s cooldown track."
+        )
+        return []
+    return shift_off(state, side, item, events)
+
+
+def shift_up(state: GameState, side: str, item: TrackItem, amount: int) -> None:
+    """Shift Up: things that would go beyond the top are placed on the top."""
+    at = position(state, side, item)
+    if at is not None:
+        place(state, side, item, min(TRACK_LENGTH, at + amount))
+
+
+def shift_off(state: GameState, side: str, item: TrackItem, events: Events) -> list[str]:
+    """Take `item` off the track and return it to play; characters are returned by the caller
+    (their owner chooses the square), so their ids come back."""
+    for slot in state.sides[side].track:
+        if item in slot:
+            slot.remove(item)
+            break
+    else:
+        return []
+    return returned(state, side, item, events)
+
+
+def returned(state: GameState, side: str, item: TrackItem, events: Events) -> list[str]:
+    """`item` has left the track: put it back where it belongs."""
+    kind, ref = item
+    side_state = state.sides[side]
+    if kind == "token":
+        color = TokenColor(ref)
+        side_state.pool[color] = side_state.pool.get(color, 0) + 1
+        events.append(f"{side}'s {ref} ability token shifts off, back to the pool.")
+    elif kind in ("character", "companion"):
+        return [ref]
+    elif kind == "point":
+        marker = state.pieces[ref]
+        marker.square = state.board.point_squares[ref.removeprefix("point-")]
+        events.append(
+            f"Point marker {ref.removeprefix('point-')} shifts off, back to its setup square."
+        )
+    else:
+        events.append(f"{describe(item)} shifts off {side}'s cooldown track and can be used again.")
+    return []
+
+
+def cooldown(state: GameState, side: str, events: Events) -> list[str]:
+    """Ending a Round, Cooldown: everything shifts down one; what shifts off the 1 returns."""
+    track = state.sides[side].track
+    off = track[0]
+    track[:] = [*track[1:], []]
+    returning: list[str] = []
+    for item in off:
+        returning.extend(returned(state, side, item, events))
+    return returning
+
+
+def describe(item: TrackItem) -> str:
+    kind, ref = item
+    if kind == "die":
+        return f"The {ref.title()} die"
+    if kind == "component":
+        return f"The {ref.title()} token"
+    if kind == "item":
+        return f"The {ref.replace('-', ' ').title()} item card"
+    if kind == "token":
+        return f"A {ref} ability token"
+    return f"{ref}"
