@@ -1,28 +1,122 @@
-"""Scenarios and ways to play: what can be chosen at setup."""
+"""Scenarios, ultimate cards and ways to play, from their TOML files."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
+from funkoverse.content.fields import DATA, color, need, only_fields, read_toml, where
 from funkoverse.errors import UserError
-from funkoverse.rules.scenario import FirstKnockout, Scenario
+from funkoverse.rules.cards import TokenColor
+from funkoverse.rules.scenario import Scenario
 
-SCENARIOS: dict[str, tuple[Scenario, str]] = {
-    "first-knockout": (FirstKnockout(), "DC Comics 102"),
+SCENARIO_FIELDS = {
+    "id",
+    "name",
+    "box",
+    "maps",
+    "text",
+    "note",
+    "point_markers",
+    "knockout_points",
+    "adjacent_knockout_points",
+    "first_knockout_wins",
+    "immediate_target",
+    "target_two",
+    "target_three",
+    "flags",
+    "leaders",
+    "control",
+    "free_for_all",
+    "ultimate",
 }
 
 
+def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
+    only_fields(data, SCENARIO_FIELDS, name)
+    maps = need(data, "maps", list, name, "the ids of the maps this scenario is played on")
+    flags = {
+        k: bool(data.get(k, False))
+        for k in (
+            "point_markers",
+            "adjacent_knockout_points",
+            "first_knockout_wins",
+            "immediate_target",
+            "flags",
+            "leaders",
+            "control",
+            "free_for_all",
+            "ultimate",
+        )
+    }
+    for key in ("target_two", "target_three", "knockout_points"):
+        if key in data and (
+            not isinstance(data[key], int) or isinstance(data[key], bool) or data[key] < 0
+        ):
+            raise UserError(f"{name}: field '{key}': expected a whole number of points")
+    return Scenario(
+        id=need(data, "id", str, name, "a lowercase id"),
+        name=need(data, "name", str, name, "the scenario's name"),
+        box=need(data, "box", str, name, "the game box, or 'house-made'"),
+        maps=tuple(maps),
+        knockout_points=int(data.get("knockout_points", 0)),
+        target_two=data.get("target_two"),
+        target_three=data.get("target_three"),
+        note=str(data.get("text", "")),
+        **flags,
+    )
+
+
+@cache
+def load_scenarios() -> Mapping[str, Scenario]:
+    found: dict[str, Scenario] = {}
+    for path in sorted((DATA / "scenarios").glob("*.toml")):
+        s = parse_scenario(read_toml(path), where(path))
+        if s.id != path.stem:
+            raise UserError(
+                f"{where(path)}: field 'id': '{s.id}' should match the file name '{path.stem}'"
+            )
+        found[s.id] = s
+    return found
+
+
 def scenario(scenario_id: str) -> Scenario:
-    if scenario_id not in SCENARIOS:
-        raise UserError(f"unknown scenario '{scenario_id}'; known: {', '.join(sorted(SCENARIOS))}")
-    return SCENARIOS[scenario_id][0]
+    known = load_scenarios()
+    if scenario_id not in known:
+        raise UserError(f"unknown scenario '{scenario_id}'; known: {', '.join(sorted(known))}")
+    return known[scenario_id]
+
+
+@cache
+def load_ultimates() -> Mapping[str, tuple[str, tuple[TokenColor, ...]]]:
+    """Ultimate cards: character id -> (card id, extra ability tokens)."""
+    found: dict[str, tuple[str, tuple[TokenColor, ...]]] = {}
+    for path in sorted((DATA / "ultimates").glob("*.toml")):
+        data = read_toml(path)
+        name = where(path)
+        only_fields(data, {"id", "name", "box", "character", "extra_dots", "note"}, name)
+        character = need(data, "character", str, name, "the id of the character it amplifies")
+        dots = tuple(
+            color(c, name, "extra_dots")
+            for c in need(data, "extra_dots", list, name, "ability token types")
+        )
+        found[character] = (need(data, "id", str, name, "a lowercase id"), dots)
+    return found
+
+
+@cache
+def load_modes() -> tuple[Mapping[str, Any], ...]:
+    data = read_toml(DATA / "modes.toml")
+    return tuple(data.get("mode", []))
 
 
 def scenarios() -> list[dict[str, Any]]:
-    return [{"id": sid, "name": s.name, "box": box} for sid, (s, box) in SCENARIOS.items()]
+    return [
+        {"id": s.id, "name": s.name, "box": s.box, "maps": list(s.maps)}
+        for s in load_scenarios().values()
+    ]
 
 
 def modes() -> list[dict[str, Any]]:
-    return [
-        {"id": "standard", "name": "One player a side", "box": "DC Comics 102"},
-    ]
+    return [dict(m) for m in load_modes()]

@@ -14,7 +14,7 @@ from funkoverse.content.maps import load_map
 from funkoverse.content.statuses import load_items, load_statuses
 from funkoverse.errors import UserError
 from funkoverse.rules.board import Board
-from funkoverse.rules.scenario import FirstKnockout, Scenario
+from funkoverse.rules.scenario import Scenario, first_game_dc
 from funkoverse.rules.state import Setup, TeamSetup
 
 FIRST_GAME_MAP = "proving-grounds"
@@ -70,6 +70,8 @@ def make_setup(
     board = board or load_map(map_id)
     for t in teams:
         area = board.start_areas.get(t.area, ())
+        if not area:
+            raise UserError(f"{board.name} has no starting area for {t.area}")
         if len(area) < len(t.characters):
             raise UserError(
                 f"{t.side} has {len(t.characters)} characters but its starting area on "
@@ -82,7 +84,7 @@ def make_setup(
     return Setup(
         board=board,
         teams=tuple(teams),
-        scenario=scenario or FirstKnockout(),
+        scenario=scenario or first_game_dc(),
         dice=dict(load_dice()),
         first_player=first_player,
         items=dict(load_items()),
@@ -122,3 +124,144 @@ def random_teams(
         holder = rng.choice([c for c in chosen if not cards[c].basic])
         drawn[side] = (chosen, {holder: rng.choice(items)})
     return drawn
+
+
+MODES = ("standard", "teams", "free-for-all", "ultimate")
+SEATS = ("seat1", "seat2", "seat3", "seat4")
+
+
+def mode_for(scenario: Scenario, mode: str | None, players: int | None) -> str:
+    """The way to play: given, or implied by the scenario and the number of players."""
+    if mode is None:
+        if scenario.free_for_all:
+            mode = "free-for-all"
+        elif scenario.ultimate:
+            mode = "ultimate"
+        elif players == 4:
+            mode = "teams"
+        else:
+            mode = "standard"
+    if mode not in MODES:
+        raise UserError(f"unknown mode '{mode}'; the modes are {', '.join(MODES)}")
+    if (mode == "free-for-all") != scenario.free_for_all:
+        need = (
+            "a free-for-all scenario (brawl)" if mode == "free-for-all" else "--mode free-for-all"
+        )
+        raise UserError(
+            f"scenario '{scenario.id}' and mode '{mode}' do not go together: use {need}"
+        )
+    if (mode == "ultimate") != scenario.ultimate:
+        need = "an ultimate scenario (titans)" if mode == "ultimate" else "--mode ultimate"
+        raise UserError(
+            f"scenario '{scenario.id}' and mode '{mode}' do not go together: use {need}"
+        )
+    allowed = {"standard": (2,), "teams": (4,), "free-for-all": (3, 4), "ultimate": (2,)}[mode]
+    if players is not None and players not in allowed:
+        said = " or ".join(map(str, allowed))
+        raise UserError(f"mode '{mode}' is played by {said} players, not {players}")
+    return mode
+
+
+def scenario_setup(
+    rng: random.Random,
+    scenario: Scenario,
+    map_id: str | None = None,
+    mode: str | None = None,
+    players: int | None = None,
+    fixed: Mapping[str, tuple[tuple[str, ...], Mapping[str, str]]] | None = None,
+    size: int | None = None,
+) -> tuple[Setup, dict[str, tuple[str, ...]]]:
+    """A whole legal setup for `scenario`: the map (drawn from the scenario's maps when not
+    given), the way to play, and teams (drawn when not fixed). Returns the setup and, for each
+    side, its players."""
+    from funkoverse.content.scenarios import load_ultimates
+
+    mode = mode_for(scenario, mode, players)
+    map_id = map_id or rng.choice(scenario.maps)
+    board = load_map(map_id)
+    _check_map(board, scenario, map_id)
+    fixed = dict(fixed or {})
+    cards = load_characters()
+    named = sorted(c for c, card in cards.items() if not card.basic)
+    teams: list[TeamSetup] = []
+    seats_players: dict[str, tuple[str, ...]] = {}
+    first_player: str | None = None
+    if mode == "free-for-all":
+        count = players or 4
+        seats = [s for s in SEATS if s in board.start_areas][:count]
+        if len(seats) < count:
+            raise UserError(
+                f"{board.name} has {len(seats)} free-for-all starting areas; {count} players need {count}"
+            )
+        for seat in seats:
+            ids, _ = fixed.get(seat) or random_teams(rng, 2)["dark"]
+            teams.append(team(seat, ids))
+            seats_players[seat] = (seat,)
+    elif mode == "ultimate":
+        ultimates = load_ultimates()
+        hero = fixed.get("dark", ((rng.choice(sorted(ultimates)),), {}))[0]
+        if len(hero) != 1 or hero[0] not in ultimates:
+            raise UserError(
+                f"ultimate mode: one character with an ultimate card ({', '.join(sorted(ultimates))})"
+            )
+        opponents = fixed.get("light", (tuple(rng.sample(named, 3)), {}))[0]
+        if len(opponents) != 3:
+            raise UserError("ultimate mode: the opposing team has three characters")
+        ultimate_side = rng.choice(
+            ("dark", "light")
+        )  # the ultimate player picks a base color first
+        other = "light" if ultimate_side == "dark" else "dark"
+        u = team(ultimate_side, hero)
+        teams = [
+            TeamSetup(ultimate_side, u.characters, ultimate=True, extra_dots=ultimates[hero[0]][1]),
+            team(other, opponents),
+        ]
+        teams.sort(key=lambda t: t.side)
+        first_player = (
+            ultimate_side  # "At the start of the game, the ultimate character goes first."
+        )
+        seats_players = {"dark": ("dark",), "light": ("light",)}
+    else:
+        drawn = random_teams(rng, size or (3 if mode == "teams" else None))
+        for side in ("dark", "light"):
+            ids, items = fixed.get(side) or drawn[side]
+            t = team(side, ids, items)
+            if mode == "teams":
+                if len(ids) < 2:
+                    raise UserError(
+                        f"two players a side: {side} needs at least two characters, one for each player"
+                    )
+                split = (ids[: (len(ids) + 1) // 2], ids[(len(ids) + 1) // 2 :])
+                t = TeamSetup(
+                    t.side,
+                    t.characters,
+                    t.start_area,
+                    t.items,
+                    players=((f"{side}-1", split[0]), (f"{side}-2", split[1])),
+                )
+                seats_players[side] = (f"{side}-1", f"{side}-2")
+            else:
+                seats_players[side] = (side,)
+            teams.append(t)
+        if {len(t.items) for t in teams} != {len(teams[0].items)}:
+            teams = [
+                TeamSetup(t.side, t.characters, t.start_area, (), players=t.players) for t in teams
+            ]
+    return make_setup(teams, map_id, scenario, first_player, board), seats_players
+
+
+def _check_map(board: Board, scenario: Scenario, map_id: str) -> None:
+    needs = [
+        ("flags", scenario.flags),
+        ("leaders", scenario.leaders),
+        ("control", scenario.control),
+    ]
+    for layer, wanted in needs:
+        if wanted and layer not in board.layers:
+            raise UserError(
+                f"map '{map_id}' has no '{layer}' layer, which scenario '{scenario.id}' needs"
+            )
+    if scenario.point_markers and not board.point_squares:
+        raise UserError(
+            f"map '{map_id}' has no point marker setup squares, which scenario '{scenario.id}' needs"
+        )

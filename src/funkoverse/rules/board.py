@@ -170,6 +170,8 @@ class Board:
     obstructed_points: frozenset[Point] = frozenset()
     rubble: frozenset[Rubble] = frozenset()
     _xs: tuple[int, ...] = field(init=False, repr=False)
+    _labels: tuple[str, ...] = field(init=False, repr=False)
+    _label_index: dict[str, int] = field(init=False, repr=False)
     _ys: tuple[int, ...] = field(init=False, repr=False)
     _steps: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     _adjacent: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
@@ -192,6 +194,9 @@ class Board:
         put = object.__setattr__
         put(self, "_xs", tuple(i % w for i in range(n)))
         put(self, "_ys", tuple(i // w for i in range(n)))
+        labels = tuple(f"{column_letters(i % w)}{i // w + 1}" for i in range(n))
+        put(self, "_labels", labels)
+        put(self, "_label_index", {text: i for i, text in enumerate(labels)})
         put(self, "_sight", {})
         put(self, "_rubble_cache", {})
         put(self, "_printed", None)
@@ -231,10 +236,13 @@ class Board:
 
     def label(self, i: int) -> str:
         """The square as a person types it: column letters then row number (`a1` top-left)."""
-        return f"{column_letters(self._xs[i])}{self._ys[i] + 1}"
+        return self._labels[i]
 
     def parse_label(self, text: str) -> int:
         """Inverse of `label` (case-insensitive); ValueError on anything else."""
+        known = self._label_index.get(text)
+        if known is not None:
+            return known
         m = _LABEL.fullmatch(text.strip())
         if not m:
             raise ValueError(f"{text!r} is not a square like 'a1'")

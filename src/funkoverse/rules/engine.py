@@ -9,9 +9,10 @@ the rule. Chance nodes list their outcomes with exact probabilities.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
-from funkoverse.rules import geometry, steps, track, world
+from funkoverse.rules import geometry, setup_phase, steps, track, world
 from funkoverse.rules.cards import Ability, Step, TokenColor
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.errors import IllegalChoice
@@ -54,8 +55,25 @@ defense_of = world.defense_of
 
 def new_game(setup: Setup) -> GameState:
     """The state before the first decision: pieces off the map, pools filled from ability
-    dots, tokens and items given to their characters."""
+    dots, tokens and items given to their characters, the scenario's markers set up."""
     state = GameState(setup)
+    if setup.teams and any(t.characters for t in setup.teams):
+        create_pieces(state)
+    if setup.scenario.point_markers:
+        for letter, square in sorted(setup.board.point_squares.items()):
+            pid = f"point-{letter}"
+            state.pieces[pid] = Piece(pid, Kind.MARKER, "", None, square, placed=True)
+    setup.scenario.setup_pieces(state)
+    if setup.first_player is not None:
+        _set_first_player(state, setup.first_player)
+    _advance(state, [])
+    return state
+
+
+def create_pieces(state: GameState) -> None:
+    """Setup, steps 6-7: each side's characters, their tokens, items and companions, and the
+    ability token pool (one token a colored dot; an ultimate card adds more)."""
+    setup = state.setup
     seen: dict[str, int] = {}
     for team in setup.teams:
         for card in team.characters:
@@ -70,28 +88,36 @@ def new_game(setup: Setup) -> GameState:
             kind = Kind.BASIC if card.basic else Kind.CHARACTER
             piece = Piece(pid, kind, team.side, card, None, True, False, card.defense, card.elusive)
             piece.items = tuple(held.get(card.id, ()))
+            piece.needed = 3 if team.ultimate else 1  # Ultimate Mode: three exhausted markers
             state.pieces[pid] = piece
-            # Setup: "Take one ability token to match each of the colored dots."
             for color in card.dots:
                 side.pool[color] = side.pool.get(color, 0) + 1
             for token_kind, count in card.tokens:
                 for n in range(1, count + 1):
                     tid = f"{token_kind}-{team.side}-{n}"
                     state.pieces[tid] = Piece(tid, Kind.TOKEN, team.side, None, owner=pid)
-    if setup.scenario.point_markers:
-        for letter, square in sorted(setup.board.point_squares.items()):
-            pid = f"point-{letter}"
-            state.pieces[pid] = Piece(pid, Kind.MARKER, "", None, square, placed=True)
-    if setup.first_player is not None:
-        _set_first_player(state, setup.first_player)
-    _advance(state, [])
-    return state
+        for color in team.extra_dots:
+            side.pool[color] = side.pool.get(color, 0) + 1
+        for companion_id, holder in team.companions:
+            comp = setup.companions[companion_id]
+            cid = f"{companion_id}-{team.side}"
+            owner = holder if seen.get(holder, 0) == 1 else f"{holder}-{team.side}"
+            state.pieces[cid] = Piece(
+                cid, Kind.COMPANION, team.side, comp, None, True, False, comp.defense, owner=owner
+            )
 
 
 def _set_first_player(state: GameState, side: str) -> None:
+    """After the flip: the draft (if characters are chosen in the game), the scenario's secret
+    picks, then placement, each starting with the first player."""
     state.first_player = side
     state.to_act = side
-    state.phase = Phase.PLACE
+    if state.setup.draft is not None:
+        state.phase = Phase.DRAFT
+    elif state.setup.scenario.leaders:
+        state.phase = Phase.SECRET
+    else:
+        state.phase = Phase.PLACE
 
 
 def new_game_at(
@@ -105,17 +131,7 @@ def new_game_at(
     Characters not in `placements` start knocked out on the 1 of their cooldown track;
     tokens in `placements` are put on the map.
     """
-    state = new_game(
-        Setup(
-            setup.board,
-            setup.teams,
-            setup.scenario,
-            setup.dice,
-            first_player,
-            setup.items,
-            setup.statuses,
-        )
-    )
+    state = new_game(replace(setup, first_player=first_player, draft=None))
     unknown = set(placements) - set(state.pieces)
     if unknown:
         raise ValueError(f"no piece named {', '.join(sorted(unknown))} in this setup")
@@ -178,6 +194,10 @@ def legal_choices(state: GameState) -> list[str]:
             return _return_options(state, top)
     if state.phase is Phase.FLIP:
         return [f"first:{side}" for side in state.seats]
+    if state.phase is Phase.DRAFT:
+        return setup_phase.draft_options(state)
+    if state.phase is Phase.SECRET:
+        return setup_phase.secret_options(state)
     if state.phase is Phase.PLACE:
         return _place_options(state)
     if state.phase is Phase.CHOOSE:
@@ -253,6 +273,10 @@ def apply_unchecked(state: GameState, choice: str) -> Events:
     elif head == "first":
         _set_first_player(state, rest)
         events.append(f"The First Player marker lands {rest}: {rest} goes first.")
+    elif head in ("pick", "give"):
+        setup_phase.apply_draft(state, choice, events)
+    elif head == "leader":
+        setup_phase.apply_secret(state, choice, events)
     elif head == "place":
         pid, _, label = rest.partition(":")
         piece = state.pieces[pid]
@@ -270,11 +294,22 @@ def apply_unchecked(state: GameState, choice: str) -> Events:
 
 
 def _place_options(state: GameState) -> list[str]:
+    """Setup: the side to place puts its characters (and companions) in its starting area;
+    Leaders: its leader on its leader starting square."""
     side = state.to_act or ""
-    waiting = [p for p in state.characters(side) if not p.placed]
+    waiting = [
+        p
+        for p in state.pieces.values()
+        if p.side == side and not p.placed and (p.is_character or p.kind is Kind.COMPANION)
+    ]
     squares = world.arrival_squares(state, side)
     label = state.board.label
-    return [f"place:{p.id}:{label(sq)}" for p in waiting for sq in squares]
+    options = []
+    for p in waiting:
+        own = state.setup.scenario.placement_squares(state, p)
+        for sq in own if own is not None else squares:
+            options.append(f"place:{p.id}:{label(sq)}")
+    return options
 
 
 def _return_options(state: GameState, frame: ReturnFrame) -> list[str]:
@@ -292,7 +327,15 @@ def _choose(state: GameState, pid: str, events: Events) -> None:
     state.active = pid
     state.actions_left = ACTIONS_PER_TURN
     state.phase = Phase.ACT
-    if piece.square is None:
+    team = next((t for t in state.setup.teams if t.side == piece.side), None)
+    if team is not None and team.ultimate and piece.square is None:
+        # Ultimate Mode: "At the start of the ultimate character's turn, if they are on the
+        # cooldown track, shift them off."
+        back = track.shift_off(state, piece.side, ("character", piece.id), events)
+        if back:
+            state.stack.append(ReturnFrame(piece.side, tuple(back)))
+        events.append(f"{piece.name}, the ultimate character, shifts off the cooldown track.")
+    elif piece.square is None:
         events.append(f"{piece.name} takes a turn from the cooldown track.")
     else:
         events.append(f"{piece.name} takes a turn.")
@@ -507,8 +550,12 @@ def _pay(
 def _end_turn(state: GameState, events: Events) -> None:
     """Taking a Turn, step 4: exhaust the character; the next side with a character to choose goes."""
     piece = state.pieces[state.active or ""]
-    piece.exhausted = True
-    events.append(f"{piece.name} is exhausted.")
+    piece.markers += 1
+    piece.exhausted = piece.markers >= piece.needed
+    if piece.exhausted:
+        events.append(f"{piece.name} is exhausted.")
+    else:
+        events.append(f"{piece.name} takes exhausted marker {piece.markers} of {piece.needed}.")
     state.active = None
     state.actions_left = 0
     state.turns += 1
@@ -530,26 +577,32 @@ def _end_turn(state: GameState, events: Events) -> None:
 
 
 def _run_round_end(state: GameState, frame: RoundEndFrame, events: Events) -> None:
+    """Ending a Round: the scenario's end-of-round decisions (Flags), cooldown in first-player
+    order, scoring and the winner check, refresh, new first player."""
     first = state.first_player or state.seats[0]
     index = state.seats.index(first)
     order = state.seats[index:] + state.seats[:index]
     if frame.stage == 0:
         state.stack[-1] = RoundEndFrame(1)
+        state.stack.extend(state.setup.scenario.round_end_frames(state))
+    elif frame.stage == 1:
+        state.stack[-1] = RoundEndFrame(2)
         returns: list[ReturnFrame] = []
         for side in order:  # Cooldown: the first player first, then the others
             returning = track.cooldown(state, side, events)
             if returning:
                 returns.append(ReturnFrame(side, tuple(returning)))
         state.stack.extend(reversed(returns))  # the first player's returns are decided first
-    elif frame.stage == 1:
-        state.stack[-1] = RoundEndFrame(2)
+    elif frame.stage == 2:
+        state.stack[-1] = RoundEndFrame(3)
         state.setup.scenario.on_round_end(state)
     else:
         state.stack.pop()
         for p in state.pieces.values():
-            p.exhausted = False  # Refresh
+            p.markers = 0  # Refresh
+            p.exhausted = False
         nxt = order[1] if len(order) > 1 else order[0]
-        state.first_player = nxt  # New first player
+        state.first_player = nxt  # New first player (clockwise in a free-for-all)
         state.to_act = nxt
         state.round += 1
         state.phase = Phase.CHOOSE
@@ -595,12 +648,18 @@ def _advance(state: GameState, events: Events) -> None:
             return  # RollFrame: chance decides
         if state.phase is Phase.FLIP:
             return
+        if state.phase is Phase.DRAFT:
+            if setup_phase.advance_draft(state, events):
+                continue
+            return
+        if state.phase is Phase.SECRET:
+            if setup_phase.advance_secret(state, events):
+                continue
+            return
         if state.phase is Phase.PLACE:
             if _place_options(state):
                 return
             side = state.to_act or state.seats[0]
-            if any(not p.placed for p in state.characters(side)):
-                return  # pragma: no cover - nowhere to place at all
             first = state.first_player or state.seats[0]
             index = state.seats.index(first)
             order = state.seats[index:] + state.seats[:index]
@@ -611,6 +670,9 @@ def _advance(state: GameState, events: Events) -> None:
                 begin_round_one(state)
             continue
         if state.phase is Phase.ACT:
+            piece = state.pieces[state.active or ""]
+            if state.actions_left > 0 and piece.standing and piece.square is not None:
+                return  # a standing character can always move, if only 0 squares
             if _action_menu(state) == ["end"]:
                 _end_turn(state, events)
                 continue

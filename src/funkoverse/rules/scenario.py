@@ -1,77 +1,354 @@
-"""How a game is won and scored. Scenarios plug their rules in here.
+"""How a game is won and scored: the scenarios of the rulebooks, as data plus their rules.
 
-Each scenario reacts to a few events (a knock-out, an interaction, the end of a
-round) and says when someone has won.
+A scenario file (content/data/scenarios) switches on the rules its card prints:
+points for knock-outs, point markers, Flags, Leaders, Control, and the target.
+Winning is checked at the end of a round ("Winning a Scenario"): the side with
+the most points, at or past the target, wins; a tie plays more rounds. The first
+games win at once instead.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from funkoverse.rules.cards import Step
+from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
+
 if TYPE_CHECKING:
+    from funkoverse.rules.frames import Frame
     from funkoverse.rules.state import GameState, Piece
+
+FLAG_POINTS = (
+    2  # Flags: "If a character returns to your starting area using the rule above, gain 2 points."
+)
+LEADER_POINTS = {  # Leaders: "Gaining points"
+    ("leader", "leader"): 4,
+    ("ally", "leader"): 3,
+    ("leader", "rival"): 2,
+    ("ally", "rival"): 1,
+}
+CONTROL_MARKERS = 3  # "3 control markers"
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """The rules of how to win; the base class is a plain game with no objective."""
+    """A scenario card's rules. The base values are a plain game with no objective."""
 
     id: str = "none"
     name: str = "No objective"
+    box: str = ""
+    maps: tuple[str, ...] = ()
     point_markers: bool = False  # "Point Markers": interact for a point
+    knockout_points: int = 0  # "If you knock out a rival, gain 1 point."
+    adjacent_knockout_points: bool = (
+        False  # UM first game: adjacent to a rival when it is knocked out
+    )
+    first_knockout_wins: bool = False  # DC first game
+    immediate_target: bool = False  # the first games end the moment the target is reached
+    target_two: int | None = None  # points to win with two characters per side
+    target_three: int | None = None  # ... with three (or more)
+    flags: bool = False
+    leaders: bool = False
+    control: bool = False
+    free_for_all: bool = False
+    ultimate: bool = False
+    note: str = ""
+
+    # -- targets -----------------------------------------------------------------
 
     def points_to_win(self, state: GameState) -> int | None:
         """Points a side needs to win, or None when points do not decide the game."""
-        return None
+        if self.first_knockout_wins:
+            return 1
+        per_side = max((len(t.characters) for t in state.setup.teams), default=0)
+        if per_side <= 2 and self.target_two is not None:
+            return self.target_two
+        return self.target_three if self.target_three is not None else self.target_two
+
+    def gain(self, state: GameState, side: str, points: int) -> None:
+        if points <= 0 or side not in state.sides:
+            return
+        state.sides[side].points += points
+        target = self.points_to_win(state)
+        if self.immediate_target and target is not None and state.sides[side].points >= target:
+            state.winner = side
+
+    # -- knock-outs ----------------------------------------------------------------
 
     def on_knockout(self, state: GameState, by: Piece | None, victim: Piece) -> None:
-        """Called when `victim` is knocked out, `by` being the challenger (if any)."""
+        """Called when `victim` is knocked out, while it is still in its square; `by` is who
+        gets the credit (if anyone)."""
+        if victim.kind not in KNOCKABLE_KINDS:
+            return  # Companions: "Players do not gain points from challenging companions."
+        if self.first_knockout_wins:
+            if by is not None and by.side != victim.side:
+                state.sides[by.side].points += 1
+                state.winner = by.side
+            return
+        if self.leaders:
+            self._leader_points(state, by, victim)
+        scored: set[str] = set()
+        if by is not None and by.side != victim.side and self.knockout_points:
+            scored.add(by.side)
+        if self.adjacent_knockout_points and victim.square is not None:
+            from funkoverse.rules import geometry
+
+            for p in state.on_map():
+                if p.side != victim.side and p.is_character and p.square is not None:
+                    near = geometry.adjacent_squares(state.board, p.square)
+                    if victim.square in near:
+                        scored.add(p.side)
+        for side in sorted(scored):
+            self.gain(state, side, max(self.knockout_points, 1))
+
+    def _leader_points(self, state: GameState, by: Piece | None, victim: Piece) -> None:
+        if by is None or by.side == victim.side:
+            return
+        leader = state.objective.get(f"leader:{by.side}")
+        rival_leader = state.objective.get(f"leader:{victim.side}")
+        who = "leader" if by.id == leader else "ally"
+        whom = "leader" if victim.id == rival_leader else "rival"
+        self.gain(state, by.side, LEADER_POINTS[(who, whom)])
+
+    # -- setup -----------------------------------------------------------------------
+
+    def setup_pieces(self, state: GameState) -> None:
+        """Scenario setup: flag markers on their squares; control markers kept aside."""
+        from funkoverse.rules.state import Piece
+
+        if self.flags:
+            for side, square in flag_squares(state).items():
+                pid = f"flag-{side}"
+                state.pieces[pid] = Piece(pid, Kind.MARKER, side, None, square, placed=True)
+        if self.control:
+            for n in range(1, CONTROL_MARKERS + 1):
+                pid = f"control-{n}"
+                state.pieces[pid] = Piece(pid, Kind.MARKER, "", None, None)
+
+    def placement_squares(self, state: GameState, piece: Piece) -> list[int] | None:
+        """Leaders: the leader starts on its leader starting square; None: the starting area."""
+        if not self.leaders or state.objective.get(f"leader:{piece.side}") != piece.id:
+            return None
+        square = leader_squares(state).get(piece.side)
+        return [square] if square is not None else None
+
+    # -- the end of a round ------------------------------------------------------------
+
+    def round_end_frames(self, state: GameState) -> Sequence[Frame]:
+        """Decisions when a round ends, before the cooldown (Flags: return characters)."""
+        if not self.flags:
+            return ()
+        from funkoverse.rules.frames import ChoiceFrame
+
+        first = state.first_player or state.seats[0]
+        index = state.seats.index(first)
+        order = state.seats[index:] + state.seats[:index]
+        frames = [
+            ChoiceFrame(side, Step("flag_return"), "", True, "scenario")
+            for side in order
+            if flag_returners(state, side)
+        ]
+        return list(reversed(frames))
 
     def on_round_end(self, state: GameState) -> None:
-        """Called after the cooldown of "Ending a Round"; may set `state.winner`."""
+        """After the cooldown: Control's points, then the winner check."""
+        if self.control:
+            self._control_points(state)
+        self.check_winner(state)
 
-    def interactions(self, state: GameState, actor: Piece, squares: set[int]) -> list[str]:
-        """What `actor` may interact with in `squares` (Point Markers: on or adjacent)."""
-        if not self.point_markers:
+    def check_winner(self, state: GameState) -> None:
+        """Winning a Scenario: the most points at the end of a round, if at the target; a tie
+        plays more rounds."""
+        target = self.points_to_win(state)
+        if target is None or self.first_knockout_wins or state.winner is not None:
+            return
+        best = max(s.points for s in state.sides.values())
+        leaders = [side for side, s in state.sides.items() if s.points == best]
+        if best >= target and len(leaders) == 1:
+            state.winner = leaders[0]
+
+    def _control_points(self, state: GameState) -> None:
+        """Control: "If any control markers show your color at the end of a round, gain 1 point.
+        Ignore this when playing with two characters per side. If you have the most control
+        markers showing your color at the end of a round, gain an extra point." """
+        shown: dict[str, int] = {side: 0 for side in state.seats}
+        for p in state.pieces.values():
+            if p.id.startswith("control-") and p.square is not None and p.side in shown:
+                shown[p.side] += 1
+        per_side = max(len(t.characters) for t in state.setup.teams)
+        most = max(shown.values(), default=0)
+        leaders = [side for side, n in shown.items() if n == most]
+        for side, n in shown.items():
+            if n and per_side > 2:
+                self.gain(state, side, 1)
+        if most and len(leaders) == 1:
+            self.gain(state, leaders[0], 1)
+
+    # -- decisions the scenario asks -------------------------------------------------------
+
+    def choices(self, state: GameState, decider: str, purpose: str) -> list[str]:
+        if purpose == "flag_return":
+            return [f"flag:{p.id}" for p in flag_returners(state, decider)]
+        return []
+
+    def choose(self, state: GameState, decider: str, purpose: str, choice: str) -> list[str]:
+        """Flags: a returned character goes to its starting area and scores 2 points."""
+        if purpose != "flag_return":
             return []
+        from funkoverse.rules.frames import ChoiceFrame, ReturnFrame
+
+        pid = choice.partition(":")[2]
+        piece = state.pieces[pid]
+        piece.square = None
+        self.gain(state, decider, FLAG_POINTS)
+        # more of the side's characters may still return; then the chosen one is placed
+        state.stack.append(ChoiceFrame(decider, Step("flag_return"), "", True, "scenario"))
+        state.stack.append(ReturnFrame(decider, (pid,)))
         return [
-            p.id
-            for p in state.pieces.values()
-            if p.id.startswith("point-") and p.square is not None and p.square in squares
+            f"{piece.name} returns from the rival flag to the starting area: +{FLAG_POINTS} points (Flags)."
         ]
 
+    # -- interactions ----------------------------------------------------------------------
+
+    def interactions(self, state: GameState, actor: Piece, squares: set[int]) -> list[str]:
+        """What `actor` may interact with in `squares` (Point Markers: on or adjacent; Control)."""
+        found: list[str] = []
+        if self.point_markers:
+            found.extend(
+                p.id
+                for p in state.pieces.values()
+                if p.id.startswith("point-") and p.square is not None and p.square in squares
+            )
+        if self.control and actor.square is not None:
+            found.extend(self._control_interactions(state, actor, squares))
+        return found
+
+    def _control_interactions(self, state: GameState, actor: Piece, squares: set[int]) -> list[str]:
+        """Control: in a control area, place a marker in any square of that area (not where the
+        area already has one); on or adjacent to a control marker, flip it."""
+        found: list[str] = []
+        areas = control_areas(state)
+        markers = [p for p in state.pieces.values() if p.id.startswith("control-")]
+        free = [m for m in markers if m.square is None]
+        for area, area_squares in sorted(areas.items()):
+            if actor.square not in area_squares or not free:
+                continue
+            if any(m.square in area_squares for m in markers):
+                continue
+            found.extend(f"control-place-{area}-{state.board.label(sq)}" for sq in area_squares)
+        for m in markers:
+            if m.square is not None and m.square in squares and m.side != actor.side:
+                found.append(f"control-flip-{m.id.removeprefix('control-')}")
+        return found
+
     def interact(self, state: GameState, actor: Piece, thing: str, events: list[str]) -> bool:
-        """Point Markers: "immediately gain a point. Place the point marker, letter-side up, on
-        the 4 of their cooldown track." True when `thing` was the scenario's."""
-        if not (self.point_markers and thing.startswith("point-")):
-            return False
-        marker = state.pieces[thing]
-        side = state.sides[actor.side]
-        side.points += 1
-        marker.square = None
-        for slot in side.track:
-            if ("point", thing) in slot:
-                slot.remove(("point", thing))
-        side.track[3].append(("point", thing))
-        events.append(
-            f"{actor.name} interacts with point marker {thing.removeprefix('point-')}: +1 point; "
-            "the marker goes on the 4 of the cooldown track (Point Markers)."
-        )
-        return True
+        """Do an interaction this scenario offered; True when `thing` was the scenario's."""
+        if self.point_markers and thing.startswith("point-"):
+            marker = state.pieces[thing]
+            side = state.sides[actor.side]
+            marker.square = None
+            for slot in side.track:
+                if ("point", thing) in slot:
+                    slot.remove(("point", thing))
+            side.track[3].append(("point", thing))
+            events.append(
+                f"{actor.name} interacts with point marker {thing.removeprefix('point-')}: +1 point; "
+                "the marker goes on the 4 of the cooldown track (Point Markers)."
+            )
+            self.gain(state, actor.side, 1)
+            return True
+        if self.control and thing.startswith("control-place-"):
+            _area, _, label = thing.removeprefix("control-place-").partition("-")
+            marker = next(
+                p for p in state.pieces.values() if p.id.startswith("control-") and p.square is None
+            )
+            marker.square = state.board.parse_label(label)
+            marker.side = actor.side
+            marker.placed = True
+            events.append(
+                f"{actor.name} places a control marker showing {actor.side} at {label} (Control)."
+            )
+            return True
+        if self.control and thing.startswith("control-flip-"):
+            marker = state.pieces[f"control-{thing.removeprefix('control-flip-')}"]
+            marker.side = actor.side if len(state.seats) > 2 else _other(state, marker.side)
+            events.append(f"{actor.name} flips a control marker: it shows {marker.side} (Control).")
+            return True
+        return False
 
 
-@dataclass(frozen=True)
-class FirstKnockout(Scenario):
-    """DC Comics 102, Winning Your First Game: play until one player has knocked out a rival."""
+def _other(state: GameState, side: str) -> str:
+    others = [s for s in state.seats if s != side]
+    return others[0] if others else side
 
-    id: str = "first-knockout"
-    name: str = "First game: knock out a rival"
 
-    def points_to_win(self, state: GameState) -> int | None:
-        return 1
+def _layer_squares(state: GameState, layer: str) -> dict[str, list[int]]:
+    rows = state.board.layers.get(layer, ())
+    found: dict[str, list[int]] = {}
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch != ".":
+                found.setdefault(ch, []).append(state.board.square(x, y))
+    return found
 
-    def on_knockout(self, state: GameState, by: Piece | None, victim: Piece) -> None:
-        if by is not None and state.rivals(by.side, victim.side):
-            state.sides[by.side].points += 1
-            state.winner = by.side
+
+_SIDE_LETTERS = {"D": "dark", "L": "light"}
+
+
+def flag_squares(state: GameState) -> dict[str, int]:
+    """Flags: each side's flag marker square, from the map's `flags` layer (D, L)."""
+    return {
+        _SIDE_LETTERS[ch]: squares[0]
+        for ch, squares in _layer_squares(state, "flags").items()
+        if ch in _SIDE_LETTERS and _SIDE_LETTERS[ch] in state.sides
+    }
+
+
+def leader_squares(state: GameState) -> dict[str, int]:
+    """Leaders: each side's leader starting square, from the map's `leaders` layer (D, L)."""
+    return {
+        _SIDE_LETTERS[ch]: squares[0]
+        for ch, squares in _layer_squares(state, "leaders").items()
+        if ch in _SIDE_LETTERS
+    }
+
+
+def control_areas(state: GameState) -> dict[str, list[int]]:
+    """Control: the control areas, from the map's `control` layer (1, 2, 3)."""
+    return _layer_squares(state, "control")
+
+
+def flag_returners(state: GameState, side: str) -> list[Piece]:
+    """Flags: "your standing characters ... on or adjacent to your opponent's flag marker"."""
+    from funkoverse.rules import geometry
+
+    flags = [
+        p.square
+        for p in state.pieces.values()
+        if p.id.startswith("flag-") and p.side != side and p.square is not None
+    ]
+    if not flags:
+        return []
+    found = []
+    for p in state.characters(side):
+        if p.square is None or not p.standing:
+            continue
+        near = geometry.adjacent_squares(state.board, p.square)
+        if any(f in near for f in flags):
+            found.append(p)
+    return found
+
+
+def first_game_dc() -> Scenario:
+    """DC Comics 102, Winning Your First Game: the first knock-out wins."""
+    return Scenario(
+        id="first-knockout",
+        name="First game: knock out a rival",
+        box="DC Comics 102",
+        first_knockout_wins=True,
+    )
+
+
+FirstKnockout = first_game_dc

@@ -28,6 +28,8 @@ class Phase(StrEnum):
     """Where the game is: setup steps, the turn steps, or over."""
 
     FLIP = "flip"  # Setup: flip the First Player marker
+    DRAFT = "draft"  # Setup: choose characters and items (in secret when each has a collection)
+    SECRET = "secret"  # Scenario setup: secret picks (Leaders: "secretly picks ... a leader")
     PLACE = "place"  # Setup: place characters in starting areas, first player first
     CHOOSE = "choose"  # Taking a Turn, step 1: choose a character
     ACT = "act"  # Taking a Turn, steps 2-3: up to two actions, or rally
@@ -42,6 +44,10 @@ class TeamSetup:
     characters: tuple[CharacterCard, ...]
     start_area: str = ""  # legend value of the start layer; defaults to the side
     items: tuple[tuple[str, str], ...] = ()  # (item id, holder character id), given at setup
+    ultimate: bool = False  # Ultimate Mode: one ultimate character with three exhausted markers
+    extra_dots: tuple[TokenColor, ...] = ()  # the ultimate card's extra ability tokens
+    players: tuple[tuple[str, tuple[str, ...]], ...] = ()  # More Players: (player, characters)
+    companions: tuple[tuple[str, str], ...] = ()  # (companion card id, character id)
 
     @property
     def area(self) -> str:
@@ -59,6 +65,23 @@ class Setup:
     first_player: str | None = None  # None: flip the First Player marker (a chance node)
     items: Mapping[str, ItemCard] = field(default_factory=dict)
     statuses: Mapping[str, StatusCard] = field(default_factory=dict)
+    draft: Draft | None = None  # choose characters and items as decisions of the game
+    companions: Mapping[str, CharacterCard] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """Setup, step 5, as decisions: each side chooses `size` characters and `items` items.
+
+    `secret`: both sides choose from their own collections, in secret: both commit, then
+    both are revealed. Otherwise they share one collection and take turns choosing, and a
+    character chosen by one side is gone for the other."""
+
+    characters: tuple[CharacterCard, ...]
+    item_ids: tuple[str, ...] = ()
+    size: int = 3
+    items: int = 1
+    secret: bool = True
 
 
 @dataclass(slots=True)
@@ -80,6 +103,8 @@ class Piece:
     ] = ()  # status cards given to it ("Status Cards"), kept when knocked out
     items: tuple[str, ...] = ()  # items it holds ("Items")
     owner: str = ""  # for a token: the character that put it into play (credit for knock-outs)
+    markers: int = 0  # exhausted markers on it this round
+    needed: int = 1  # markers that exhaust it (Ultimate Mode: three)
 
     def copy(self) -> Piece:
         return Piece(
@@ -96,6 +121,8 @@ class Piece:
             self.statuses,
             self.items,
             self.owner,
+            self.markers,
+            self.needed,
         )
 
     @property
@@ -107,7 +134,16 @@ class Piece:
         return self.kind in (Kind.CHARACTER, Kind.BASIC)
 
     def key(self) -> tuple[Any, ...]:
-        return (self.id, self.square, self.standing, self.exhausted, self.placed, self.statuses)
+        return (
+            self.id,
+            self.side,
+            self.square,
+            self.standing,
+            self.markers,
+            self.placed,
+            self.statuses,
+            self.items,
+        )
 
 
 TrackItem = tuple[str, str]  # (kind, ref): ("token", "red"), ("character", id), ("point", "A")
@@ -150,6 +186,7 @@ class GameState:
         "active",
         "board",
         "first_player",
+        "objective",
         "phase",
         "pieces",
         "round",
@@ -177,6 +214,7 @@ class GameState:
         self.round = 0
         self.turns = 0
         self.winner: str | None = None
+        self.objective: dict[str, str] = {}  # scenario and setup marks: "leader:dark" -> piece id
 
     def copy(self) -> GameState:
         other = GameState.__new__(GameState)
@@ -194,6 +232,7 @@ class GameState:
         other.round = self.round
         other.turns = self.turns
         other.winner = self.winner
+        other.objective = dict(self.objective)
         return other
 
     def key(self) -> tuple[Any, ...]:
@@ -209,6 +248,7 @@ class GameState:
             tuple(self.stack),
             self.round,
             self.winner,
+            tuple(sorted(self.objective.items())),
         )
 
     # -- questions every part of the engine asks ------------------------------------

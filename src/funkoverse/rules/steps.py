@@ -209,14 +209,15 @@ def resolve_challenge(state: GameState, roll: RollFrame, won: bool, events: Even
 def knock_out(state: GameState, victim: Piece, by: Piece | None, events: Events) -> None:
     """Knocked Out: remove from the map, onto the 1 of its player's cooldown track. Tokens it
     placed stay; status cards and items stay with it."""
+    credit = by
+    if by is not None and by.owner and by.kind is not Kind.CHARACTER:
+        # Tokens, minion tokens and companions: credit the character who put them into play
+        credit = state.pieces.get(by.owner, by)
+    state.setup.scenario.on_knockout(state, credit, victim)  # while it is still in its square
     victim.square = None
     victim.standing = True
     track.place(state, victim.side, ("character", victim.id), KNOCKED_OUT_SLOT)
     events.append(f"{victim.name} is knocked out: onto the 1 of the cooldown track (Knocked Out).")
-    credit = by
-    if by is not None and by.kind is Kind.TOKEN and by.owner:
-        credit = state.pieces.get(by.owner, by)  # Tokens: credit the character who placed it
-    state.setup.scenario.on_knockout(state, credit, victim)
     react(state, "knocked_out", victim)
 
 
@@ -228,6 +229,12 @@ def run(state: GameState, frame: StepsFrame, events: Events) -> None:
     piece = state.pieces[frame.piece]
     if frame.pc >= len(frame.steps):
         state.stack.pop()
+        return
+    if frame.pc == 0 and frame.started_standing and piece.square is None and not frame.targets:
+        # Nothing has happened yet: a character doing this from the cooldown track (The Blood
+        # Is the Life) started off the map, not standing on it, so it is not "knocked down in
+        # the middle" of it.
+        update_steps(state, started_standing=False)
         return
     if frame.started_standing and (not piece.standing or piece.square is None):
         events.append(f"{frame.source} stops: {piece.name} was knocked down in the middle of it.")
@@ -378,6 +385,11 @@ IMMEDIATE: dict[str, Callable[[GameState, Piece, StepsFrame, Step, Events], bool
 
 def options(state: GameState, frame: ChoiceFrame) -> list[str]:
     """The legal options of a decision frame ("skip" last where the card says "you may")."""
+    if frame.hook == "scenario":
+        found = state.setup.scenario.choices(state, frame.decider, frame.purpose)
+        if found and frame.optional:
+            found.append("skip")
+        return found
     piece = state.pieces[frame.piece]
     if frame.hook:
         hook = world.find_hook(state, piece, frame.hook)
@@ -390,6 +402,10 @@ def options(state: GameState, frame: ChoiceFrame) -> list[str]:
 
 
 def apply_option(state: GameState, frame: ChoiceFrame, choice: str, events: Events) -> None:
+    if frame.hook == "scenario":
+        if choice != "skip":
+            events.extend(state.setup.scenario.choose(state, frame.decider, frame.purpose, choice))
+        return
     piece = state.pieces[frame.piece]
     if choice == "skip":
         events.append(f"{piece.name}: declined.")
@@ -772,8 +788,10 @@ def _shift_down_options(state: GameState, frame: ChoiceFrame) -> list[str]:
 def _shift_down_apply(
     state: GameState, frame: ChoiceFrame, piece: Piece, choice: str, events: Events
 ) -> None:
-    _, kind, ref, _number = choice.split(":")
-    back = track.shift_down(state, piece.side, (kind, ref), frame.step.int("amount", 1), events)
+    _, kind, ref, number = choice.split(":")
+    back = track.shift_down(
+        state, piece.side, (kind, ref), frame.step.int("amount", 1), events, at=int(number)
+    )
     if back:
         state.stack.append(ReturnFrame(piece.side, tuple(back)))
 

@@ -25,12 +25,20 @@ KIND_WORDS = {
 }
 
 
-def place(state: GameState, side: str, item: TrackItem, number: int) -> None:
-    """Put `item` on the given number (1-4) of `side`'s track, taking it off where it was."""
+def place(
+    state: GameState, side: str, item: TrackItem, number: int, was: int | None = None
+) -> None:
+    """Put `item` on the given number (1-4) of `side`'s track, taking it off where it was
+    (the number `was`, or the lowest that holds one: two ability tokens of one color are
+    two things)."""
     track = state.sides[side].track
-    for slot in track:
-        if item in slot:
-            slot.remove(item)
+    if was is not None and item in track[was - 1]:
+        track[was - 1].remove(item)
+    else:
+        for slot in track:
+            if item in slot:
+                slot.remove(item)
+                break
     track[max(1, min(number, TRACK_LENGTH)) - 1].append(item)
 
 
@@ -39,19 +47,22 @@ def position(state: GameState, side: str, item: TrackItem) -> int | None:
 
 
 def shift_down(
-    state: GameState, side: str, item: TrackItem, amount: int, events: Events
+    state: GameState, side: str, item: TrackItem, amount: int, events: Events, at: int | None = None
 ) -> list[str]:
-    """Shift `item` down `amount`; past the 1 it shifts off. Returns characters to place."""
-    at = position(state, side, item)
+    """Shift `item` (the one on number `at`, if given) down `amount`; past the 1 it shifts
+    off. Returns characters to place."""
+    track = state.sides[side].track
+    at = at if at is not None and item in track[at - 1] else position(state, side, item)
     if at is None:
         return []
     if at - amount >= 1:
-        place(state, side, item, at - amount)
+        place(state, side, item, at - amount, was=at)
         events.append(
             f"{describe(item)} shifts down to the {at - amount} of {side}'s cooldown track."
         )
         return []
-    return shift_off(state, side, item, events)
+    track[at - 1].remove(item)
+    return returned(state, side, item, events)
 
 
 def shift_up(state: GameState, side: str, item: TrackItem, amount: int) -> None:
