@@ -13,7 +13,9 @@ from rich.console import Console
 from rich.text import Text
 
 from funkoverse.ai.agents import AGENTS, Agent
-from funkoverse.content.setups import FIRST_GAME_MAP, make_setup, random_teams, team
+from funkoverse.content.maps import load_map
+from funkoverse.content.scenarios import scenario
+from funkoverse.content.setups import random_teams, scenario_setup
 from funkoverse.errors import UserError
 from funkoverse.rules.game import Game
 from funkoverse.rules.pieces import Kind
@@ -60,8 +62,20 @@ def register(sub: Any) -> None:
         default=None,
         help="fixes the game: the setup not given, flips, dice and random agents",
     )
+    p.add_argument("--scenario", help="scenario id (default: drawn from the seed)")
+    p.add_argument("--map", help="map id or file (default: drawn from the scenario's maps)")
     p.add_argument(
-        "--map", default=FIRST_GAME_MAP, help="map id or map file (default: %(default)s)"
+        "--players", type=int, help="number of players: 2, 4 (two a side) or 3-4 (free-for-all)"
+    )
+    p.add_argument(
+        "--mode", help="standard, teams, free-for-all or ultimate (default: from the scenario)"
+    )
+    p.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="SEAT=WHO",
+        help="who plays a seat in a free-for-all (seat1..seat4) or a side",
     )
     p.add_argument(
         "--json", action="store_true", help="print a one-object summary (random sides only)"
@@ -69,7 +83,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--max-rounds",
         type=int,
-        default=200,
+        default=1000,
         help="stop a game that runs longer (default: %(default)s)",
     )
     p.set_defaults(func=run)
@@ -113,33 +127,60 @@ def _items(values: list[str], teams: dict[str, tuple[str, ...]]) -> dict[str, di
     return given
 
 
-def build_setup(args: argparse.Namespace, seed: int) -> tuple[Any, dict[str, str]]:
-    """The game's setup: what the options fix, and the rest drawn from the seed."""
+STANDARD_SCENARIOS = ("first-knockout", "monsters-first-game", "flags", "leaders", "control")
+
+
+def build_setup(args: argparse.Namespace, seed: int) -> tuple[Any, dict[str, str], dict[str, Any]]:
+    """The game's setup: what the options fix, and the rest drawn from the seed. Returns the
+    setup, each side's controller, and each side's players."""
+    rng = random.Random(seed)
     dark_who, dark_team = _side_options("dark", args.dark)
     light_who, light_team = _side_options("light", args.light)
-    drawn = random_teams(random.Random(seed))
-    teams = {
-        "dark": dark_team or drawn["dark"][0],
-        "light": light_team or drawn["light"][0],
-    }
-    items = _items(args.item, teams)
-    if not args.item:
-        for side, chosen in (("dark", dark_team), ("light", light_team)):
-            if chosen is None:
-                items[side] = dict(drawn[side][1])
-        if (dark_team is None) != (light_team is None):
-            items = {side: {} for side in teams}  # one side fixed by hand: no items unless given
-    setup = make_setup(
-        [team(side, teams[side], items[side]) for side in ("dark", "light")], args.map
-    )
-    return setup, {"dark": dark_who, "light": light_who}
+    if args.scenario:
+        chosen = scenario(args.scenario)
+    elif args.mode == "free-for-all" or (args.players or 0) == 3:
+        chosen = scenario("brawl")
+    elif args.mode == "ultimate":
+        chosen = scenario("titans")
+    else:
+        chosen = scenario(rng.choice(STANDARD_SCENARIOS))
+    fixed: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
+    given = {"dark": dark_team, "light": light_team}
+    teams = {side: ids for side, ids in given.items() if ids}
+    items = _items(args.item, teams) if args.item else {}
+    for side, ids in teams.items():
+        fixed[side] = (ids, items.get(side, {}))
+    if len(fixed) == 1 and not args.item:
+        other = "light" if "dark" in fixed else "dark"
+        drawn = random_teams(
+            random.Random(seed + 1),
+            len(next(iter(fixed.values()))[0])
+            if len(next(iter(fixed.values()))[0]) in (2, 3)
+            else 2,
+        )
+        fixed[other] = (drawn[other][0], {})
+    setup, players = scenario_setup(rng, chosen, args.map, args.mode, args.players, fixed)
+    controllers = {side: "random" for side in setup.teams and [t.side for t in setup.teams]}
+    if "dark" in controllers:
+        controllers["dark"] = dark_who
+    if "light" in controllers:
+        controllers["light"] = light_who
+    for value in args.seat:
+        seat, eq, who = value.partition("=")
+        if not eq or seat not in controllers or who not in CONTROLLERS:
+            raise UserError(
+                f"--seat: expected SEAT=WHO with a seat of this game ({', '.join(controllers)}) "
+                f"and one of {', '.join(CONTROLLERS)}, got '{value}'"
+            )
+        controllers[seat] = who
+    return setup, controllers, players
 
 
 def run(args: argparse.Namespace) -> int:
     if args.max_rounds < 1:
         raise UserError("--max-rounds must be at least 1")
     seed = args.seed if args.seed is not None else _fresh_seed()
-    setup, controllers = build_setup(args, seed)
+    setup, controllers, players = build_setup(args, seed)
     if args.json and "human" in controllers.values():
         raise UserError("--json plays without a person: give both sides an agent (e.g. random)")
     game = Game(setup, seed)
@@ -149,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
         agents[side] = None if who == "human" else AGENTS[who](seed * 7919 + index + 1)
     watching = any(a is None for a in agents.values())
     stopped = _play(game, agents, args.max_rounds, console if watching else None)
-    summary = _summary(game, seed, args.map, stopped)
+    summary = _summary(game, seed, stopped, players)
     if args.json:
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
@@ -279,12 +320,17 @@ def _ask(console: Console, game: Game, side: str, read: Callable[[str], str] = i
 # ------------------------------------------------------------------ the summary
 
 
-def _summary(game: Game, seed: int, map_id: str, stopped: bool) -> dict[str, Any]:
+def _summary(game: Game, seed: int, stopped: bool, players: dict[str, Any]) -> dict[str, Any]:
     state = game.state
+    board = state.setup.board
+    map_id = next(
+        (m for m in state.setup.scenario.maps if load_map(m).name == board.name), board.name
+    )
     return {
         "seed": seed,
         "map": map_id,
         "scenario": state.setup.scenario.id,
+        "points_to_win": state.setup.scenario.points_to_win(state),
         "winner": state.winner,
         "stopped": stopped,
         "rounds": state.round,
@@ -300,6 +346,8 @@ def _summary(game: Game, seed: int, map_id: str, stopped: bool) -> dict[str, Any
                     for item in p.items
                 ],
                 "points": state.sides[side].points,
+                "players": list(players.get(side, (side,))),
+                "ultimate": any(t.ultimate for t in state.setup.teams if t.side == side),
             }
             for side in state.seats
         },

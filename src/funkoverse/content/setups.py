@@ -243,10 +243,6 @@ def scenario_setup(
             else:
                 seats_players[side] = (side,)
             teams.append(t)
-        if {len(t.items) for t in teams} != {len(teams[0].items)}:
-            teams = [
-                TeamSetup(t.side, t.characters, t.start_area, (), players=t.players) for t in teams
-            ]
     return make_setup(teams, map_id, scenario, first_player, board), seats_players
 
 

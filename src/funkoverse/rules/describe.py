@@ -37,7 +37,9 @@ def label(state: GameState, choice: str) -> str:
         if rest == "win":
             return f"{challenger} wins the challenge ({_pct(p)})"
         return f"{challenger} loses the challenge ({_pct(1 - p)})"
-    active = pieces[top.piece] if isinstance(top, ChoiceFrame) else pieces.get(state.active or "")
+    active = (
+        pieces.get(top.piece) if isinstance(top, ChoiceFrame) else pieces.get(state.active or "")
+    )
     who = active.name if active is not None else ""
     if head == "move":
         if (
@@ -79,4 +81,18 @@ def label(state: GameState, choice: str) -> str:
         return f"{who}: end the turn (exhaust {who})"
     if head == "skip":
         return "Decline (you may)"
+    if head == "flag":
+        return f"Return {pieces[rest].name} from the rival flag to the starting area (+2 points, Flags)"
+    if head == "pick":
+        card = (
+            next((c for c in state.setup.draft.characters if c.id == rest), None)
+            if state.setup.draft
+            else None
+        )
+        return f"Choose {card.name if card else rest}"
+    if head == "give":
+        item, _, holder = rest.partition(":")
+        return f"Give the {state.setup.items[item].name if item in state.setup.items else item} to {holder}"
+    if head == "leader":
+        return f"Pick {pieces[rest].name} as your leader (secret until both have picked)"
     return choice
