@@ -29,6 +29,10 @@ def why_illegal(state: GameState, choice: str) -> str:
         return _why_step_choice(state, top, head, rest, choice)
     if state.phase is Phase.FLIP:
         return f"'{choice}': the First Player marker is flipped first (Setup)"
+    if state.phase is Phase.DRAFT:
+        return _why_draft(state, head, rest, choice)
+    if state.phase is Phase.SECRET:
+        return f"'{choice}': {state.to_act} picks its leader in secret now: leader:<one of its characters> (Leaders)"
     if state.phase is Phase.PLACE:
         return _why_place(state, head, rest, choice)
     if state.phase is Phase.CHOOSE:
@@ -48,6 +52,29 @@ def why_illegal(state: GameState, choice: str) -> str:
             )
         return f"'{choice}': {piece.name} cannot take a turn"
     return _why_action(state, head, rest, choice)
+
+
+def _why_draft(state: GameState, head: str, rest: str, choice: str) -> str:
+    from funkoverse.rules.setup_phase import picks
+
+    draft = state.setup.draft
+    side = state.to_act or ""
+    if draft is None or head not in ("pick", "give"):
+        return f"'{choice}': {side} chooses its characters and items now (Scenario Setup, step 5)"
+    mine = picks(state, side)
+    if head == "pick":
+        if len(mine) >= draft.size:
+            return f"'{choice}': {side} has its {draft.size} characters; now its items"
+        cards = {c.id: c for c in draft.characters}
+        if rest not in cards:
+            return f"'{choice}': '{rest}' is not in the collection"
+        if any(cards[c].name == cards[rest].name for c in mine):
+            return f"'{choice}': characters with the same name cannot be allies (Mixing Games)"
+        return f"'{choice}': {cards[rest].name} is already chosen from the shared collection"
+    return (
+        f"'{choice}': an item goes to one of {side}'s characters that is not a basic character, "
+        "once, from the items not yet chosen (Item Setup)"
+    )
 
 
 def _why_place(state: GameState, head: str, rest: str, choice: str) -> str:
@@ -72,6 +99,8 @@ def _why_place(state: GameState, head: str, rest: str, choice: str) -> str:
 
 
 def _why_action(state: GameState, head: str, rest: str, choice: str) -> str:
+    if state.active not in state.pieces:
+        return f"'{choice}': not one of the choices now"
     piece = state.pieces[state.active or ""]
     name = piece.name
     if state.actions_left <= 0:
