@@ -160,7 +160,7 @@ def build_setup(args: argparse.Namespace, seed: int) -> tuple[Any, dict[str, str
         )
         fixed[other] = (drawn[other][0], {})
     setup, players = scenario_setup(rng, chosen, args.map, args.mode, args.players, fixed)
-    controllers = {side: "random" for side in setup.teams and [t.side for t in setup.teams]}
+    controllers: dict[str, str] = {t.side: "random" for t in setup.teams}
     if "dark" in controllers:
         controllers["dark"] = dark_who
     if "light" in controllers:

@@ -91,8 +91,9 @@ def label(state: GameState, choice: str) -> str:
         )
         return f"Choose {card.name if card else rest}"
     if head == "give":
-        item, _, holder = rest.partition(":")
-        return f"Give the {state.setup.items[item].name if item in state.setup.items else item} to {holder}"
+        item_id, _, holder = rest.partition(":")
+        card = state.setup.items.get(item_id)
+        return f"Give the {card.name if card else item_id} to {holder}"
     if head == "leader":
         return f"Pick {pieces[rest].name} as your leader (secret until both have picked)"
     return choice
