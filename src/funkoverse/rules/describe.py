@@ -92,8 +92,8 @@ def label(state: GameState, choice: str) -> str:
         return f"Choose {card.name if card else rest}"
     if head == "give":
         item_id, _, holder = rest.partition(":")
-        item = state.setup.items.get(item_id)
-        return f"Give the {item.name if item else item_id} to {holder}"
+        given = state.setup.items.get(item_id)
+        return f"Give the {given.name if given else item_id} to {holder}"
     if head == "leader":
         return f"Pick {pieces[rest].name} as your leader (secret until both have picked)"
     return choice
