@@ -443,3 +443,40 @@ def test_both_sides_must_have_the_same_number_of_items() -> None:
     assert make_setup((dark, light), "draculas-castle").teams[1].items == (
         ("fishing-net", "the-cheetah"),
     )
+
+
+def _rival_twins(cid: str, at_dark: str, at_light: str) -> Game:
+    """Mixing Games: same-name characters cannot be allies, but may be rivals."""
+    b = board()
+    s = setup(b, [card(cid), card("villager")], [card(cid), card("mad-scientist")])
+    at = {f"{cid}-dark": at_dark, f"{cid}-light": at_light, "villager": "a1", "mad-scientist": "f1"}
+    state = new_game_at(s, {pid: b.parse_label(sq) for pid, sq in at.items()}, "dark")
+    return Game.at(state)
+
+
+def test_rivals_with_the_same_character_each_have_their_own_status_cards() -> None:
+    """Ruling (docs/rulings.md, Cards): each side plays its own copy of the status cards that
+    come with its character. The rival Invisible Man having Sneaking does not stop this one
+    from getting it."""
+    game = _rival_twins("invisible-man", "b3", "e5")
+    game.state.pieces["invisible-man-light"].statuses = ("sneaking",)
+    game.play("choose:invisible-man-dark")
+    game.play("ability:sneaking")
+    game.play("move:b4")
+    assert game.state.pieces["invisible-man-dark"].statuses == ("sneaking",)
+    assert game.state.pieces["invisible-man-light"].statuses == ("sneaking",)
+
+
+def test_rival_brides_each_draw_from_their_own_four_cards() -> None:
+    game = _rival_twins("the-bride", "c3", "c4")
+    game.state.pieces["the-bride-light"].statuses = ("she-hears", "she-sees", "she-walks")
+    game.play("choose:the-bride-dark")
+    game.play("ability:shes-alive")
+    game.play("target:the-bride-light")
+    game.play("roll:win")
+    assert engine.legal_choices(game.state) == [
+        "status:she-breathes",
+        "status:she-hears",
+        "status:she-sees",
+        "status:she-walks",
+    ]

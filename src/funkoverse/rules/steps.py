@@ -329,26 +329,31 @@ def _give_status(
 ) -> bool:
     card = str(s.get("card", ""))
     if card:
-        if status_in_play(state, card):
+        if status_in_play(state, card, piece.side):
             raise CannotBeDone(f"the {state.setup.statuses[card].name} status card is in play")
         give_status(state, piece, card, events)
         return True
     group = str(s.get("group", ""))
-    if not free_statuses(state, group):
+    if not free_statuses(state, group, piece.side):
         raise CannotBeDone(f"every {group} status card is in play")
     state.stack.append(ChoiceFrame(piece.side, Step("status", (("group", group),)), piece.id))
     return True
 
 
-def status_in_play(state: GameState, card: str) -> bool:
-    return any(card in p.statuses for p in state.pieces.values())
+def status_in_play(state: GameState, card: str, side: str) -> bool:
+    """Status Cards: "If a status card is in play, it cannot be given to a character until it
+    has been discarded." Each side plays its own copy of the cards that come with its
+    characters (Setup: "The player controlling The Bride takes the 4 The Bride status cards"),
+    so rivals with the same character (Mixing Games allows it) each have a set: the card is in
+    play when one of `side`'s characters has it."""
+    return any(card in p.statuses for p in state.pieces.values() if p.side == side)
 
 
-def free_statuses(state: GameState, group: str) -> list[str]:
+def free_statuses(state: GameState, group: str, side: str) -> list[str]:
     return [
         sid
         for sid, card in state.setup.statuses.items()
-        if card.group == group and not status_in_play(state, sid)
+        if card.group == group and not status_in_play(state, sid, side)
     ]
 
 
@@ -748,7 +753,9 @@ def _token_apply(
 
 
 def _status_options(state: GameState, frame: ChoiceFrame) -> list[str]:
-    return [f"status:{sid}" for sid in free_statuses(state, str(frame.step.get("group", "")))]
+    piece = state.pieces[frame.piece]
+    group = str(frame.step.get("group", ""))
+    return [f"status:{sid}" for sid in free_statuses(state, group, piece.side)]
 
 
 def _status_apply(
