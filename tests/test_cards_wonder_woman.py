@@ -179,6 +179,18 @@ def test_inspire_courage_with_no_one_to_assist_still_shifts_the_die_off() -> Non
     assert game.state.stack == []
 
 
+def test_inspire_courage_the_die_shifted_off_can_be_added_again_the_same_turn() -> None:
+    """Shift Off: "Things that shift off of the cooldown track return to play": the Champion
+    die is back at once."""
+    game = position({"wonder-woman": "a1"}, {"hyena-warrior": "c3"})
+    game.state.sides["dark"].track[1].append(CHAMPION)
+    game.play("choose:wonder-woman")
+    game.play("ability:inspire-courage")
+    game.play("move:b2")
+    game.play("challenge:hyena-warrior")
+    assert engine.legal_choices(game.state) == ["champion:add", "skip"]
+
+
 # --------------------------------------------------------------------------- Champion of Themyscira
 
 
