@@ -13,10 +13,15 @@ from funkoverse.content.characters import load_characters, parse_character
 from funkoverse.content.dice import load_dice, load_die_file
 from funkoverse.content.fields import DATA, read_toml, where
 from funkoverse.content.maps import load_map
+from funkoverse.content.scenarios import parse_scenario
 from funkoverse.content.statuses import (
+    load_bonus_objectives,
+    load_companions,
     load_items,
     load_statuses,
     load_tokens,
+    parse_bonus,
+    parse_companion,
     parse_item,
     parse_status,
 )
@@ -30,7 +35,18 @@ NOTES = {
         "and no card is invented for it."
     )
 }
-KINDS = ("character", "status", "item", "die", "map", "token")
+KINDS = (
+    "character",
+    "status",
+    "item",
+    "die",
+    "map",
+    "token",
+    "companion",
+    "bonus",
+    "scenario",
+    "ultimate",
+)
 
 
 def register(sub: Any) -> None:
@@ -90,6 +106,12 @@ def catalog() -> dict[str, list[dict[str, Any]]]:
         "maps": maps,
         "scenarios": scenarios.scenarios(),
         "modes": scenarios.modes(),
+        "companions": [
+            {"id": c.id, "name": c.name, "box": c.box} for c in load_companions().values()
+        ],
+        "bonus_objectives": [
+            {"id": b.id, "name": b.name, "box": b.box} for b in load_bonus_objectives().values()
+        ],
     }
 
 
@@ -106,7 +128,7 @@ def run_list(args: argparse.Namespace) -> int:
         return 0
     for kind, entries in found.items():
         print(f"{kind.replace('_', ' ')}:")
-        for box in (*BOXES, "every box", "funkoverse"):
+        for box in (*BOXES, "every box", "funkoverse", "house-made"):
             here = [e for e in entries if e.get("box") == box]
             if here:
                 print(f"  {box}: " + ", ".join(e["id"] for e in here))
@@ -118,6 +140,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 def _kind_of(path: Path, data: dict[str, Any]) -> str:
     folder = path.parent.name
+    if path.name == "modes.toml":
+        return "modes"
     by_folder = {
         "characters": "character",
         "statuses": "status",
@@ -125,6 +149,10 @@ def _kind_of(path: Path, data: dict[str, Any]) -> str:
         "dice": "die",
         "maps": "map",
         "tokens": "token",
+        "companions": "companion",
+        "bonus_objectives": "bonus",
+        "scenarios": "scenario",
+        "ultimates": "ultimate",
     }
     if folder in by_folder:
         return by_folder[folder]
@@ -161,6 +189,20 @@ def check_file(path: Path, kind: str | None) -> str:
         thing = load_die_file(path)
     elif kind == "map":
         thing = load_map(str(path))
+    elif kind == "companion":
+        thing = parse_companion(data, name)
+    elif kind == "bonus":
+        thing = parse_bonus(data, name)
+    elif kind == "scenario":
+        thing = parse_scenario(data, name)
+    elif kind == "modes":
+        for i, mode in enumerate(data.get("mode", [])):
+            for key in ("id", "name", "box"):
+                if not isinstance(mode.get(key), str):
+                    raise UserError(
+                        f"{name}: field 'mode[{i}].{key}' is missing; expected a string"
+                    )
+        thing = data
     else:
         thing = data
         for key in ("id", "name", "box"):

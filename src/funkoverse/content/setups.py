@@ -11,7 +11,12 @@ from collections.abc import Mapping, Sequence
 from funkoverse.content.characters import load_characters
 from funkoverse.content.dice import load_dice
 from funkoverse.content.maps import load_map
-from funkoverse.content.statuses import load_items, load_statuses
+from funkoverse.content.statuses import (
+    load_bonus_objectives,
+    load_companions,
+    load_items,
+    load_statuses,
+)
 from funkoverse.errors import UserError
 from funkoverse.rules.board import Board
 from funkoverse.rules.scenario import Scenario, first_game_dc
@@ -77,10 +82,20 @@ def make_setup(
                 f"{t.side} has {len(t.characters)} characters but its starting area on "
                 f"{board.name} has {len(area)} squares"
             )
-    counts = {t.side: len(t.items) for t in teams}
+    for t in teams:
+        for _, holder in t.companions:
+            if not any(c.id == holder and not c.basic for c in t.characters):
+                raise UserError(
+                    f"{t.side}: a companion is paired with one of the side's characters, never a "
+                    f"basic character (Companions); '{holder}' is not one"
+                )
+    counts = {t.side: len(t.items) + len(t.companions) + len(t.bonus) for t in teams}
     if len(set(counts.values())) > 1:
         said = ", ".join(f"{side} {n}" for side, n in counts.items())
-        raise UserError(f"both sides must use the same number of items (Play with Items): {said}")
+        raise UserError(
+            "both sides must use the same number of items (Play with Items) and attachments "
+            f"(Play with Attachments): {said}"
+        )
     return Setup(
         board=board,
         teams=tuple(teams),
@@ -89,6 +104,8 @@ def make_setup(
         first_player=first_player,
         items=dict(load_items()),
         statuses=dict(load_statuses()),
+        companions=dict(load_companions()),
+        bonus_objectives=dict(load_bonus_objectives()),
     )
 
 
@@ -111,7 +128,7 @@ def random_teams(
     cards = load_characters()
     named = sorted(c for c, card in cards.items() if not card.basic)
     basics = sorted(c for c, card in cards.items() if card.basic)
-    items = sorted(load_items())
+    items = sorted(i for i, card in load_items().items() if card.box != "house-made")
     size = size or rng.choice((2, 3))
     drawn: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
     for side in ("dark", "light"):

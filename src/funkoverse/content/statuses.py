@@ -18,7 +18,7 @@ from funkoverse.content.fields import (
     where,
 )
 from funkoverse.errors import UserError
-from funkoverse.rules.cards import ItemCard, StatusCard
+from funkoverse.rules.cards import TOKEN_KINDS, BonusObjective, CompanionCard, ItemCard, StatusCard
 
 STATUSES = DATA / "statuses"
 ITEMS = DATA / "items"
@@ -47,7 +47,18 @@ def parse_status(data: Mapping[str, Any], name: str) -> StatusCard:
 def parse_item(data: Mapping[str, Any], name: str) -> ItemCard:
     only_fields(
         data,
-        {"id", "name", "box", "cost", "challenge_action", "basic_action", "steps", "text", "note"},
+        {
+            "id",
+            "name",
+            "box",
+            "cost",
+            "challenge_action",
+            "basic_action",
+            "steps",
+            "text",
+            "note",
+            "tokens",
+        },
         name,
     )
     cost = int(data.get("cost", 0))
@@ -64,6 +75,62 @@ def parse_item(data: Mapping[str, Any], name: str) -> ItemCard:
         steps=parse_steps(data.get("steps", []), name, "steps"),
         text=str(data.get("text", "")),
         basic_action=bool(data.get("basic_action", False)),
+        tokens=_tokens(data.get("tokens", {}), name),
+    )
+
+
+def _tokens(raw: Any, name: str) -> tuple[tuple[str, int], ...]:
+    if not isinstance(raw, dict) or not all(isinstance(n, int) and n > 0 for n in raw.values()):
+        raise UserError(
+            f"{name}: field 'tokens': expected a table of token kinds and counts, e.g. {{minion = 2}}"
+        )
+    unknown = [k for k in raw if k not in TOKEN_KINDS]
+    if unknown:
+        raise UserError(
+            f"{name}: field 'tokens': unknown token kind '{unknown[0]}'; known: {', '.join(TOKEN_KINDS)}"
+        )
+    return tuple(sorted(raw.items()))
+
+
+def parse_companion(data: Mapping[str, Any], name: str) -> CompanionCard:
+    only_fields(data, {"id", "name", "box", "defense", "actions", "text", "note"}, name)
+    actions = []
+    for i, raw in enumerate(data.get("actions", [])):
+        field = f"actions[{i}]"
+        if not isinstance(raw, dict):
+            raise UserError(f"{name}: field '{field}': expected a table with id, name and steps")
+        only_fields(raw, {"id", "name", "steps", "challenge_action", "text"}, name, f"{field}.")
+        actions.append(
+            ItemCard(
+                id=need(raw, "id", str, name, f"{field}: an action id"),
+                name=need(raw, "name", str, name, f"{field}: the action's name"),
+                box=str(data.get("box", "")),
+                cost=0,
+                challenge_action=bool(raw.get("challenge_action", False)),
+                steps=parse_steps(raw.get("steps", []), name, f"{field}.steps"),
+                text=str(raw.get("text", "")),
+            )
+        )
+    if not actions:
+        raise UserError(f"{name}: field 'actions': a companion lists at least one action")
+    return CompanionCard(
+        id=need(data, "id", str, name, "a lowercase id"),
+        name=need(data, "name", str, name, "the companion's name"),
+        box=need(data, "box", str, name, "the game box"),
+        defense=need(data, "defense", int, name, "a whole number of dice"),
+        actions=tuple(actions),
+        text=str(data.get("text", "")),
+    )
+
+
+def parse_bonus(data: Mapping[str, Any], name: str) -> BonusObjective:
+    only_fields(data, {"id", "name", "box", "points", "text", "note"}, name)
+    return BonusObjective(
+        id=need(data, "id", str, name, "a lowercase id"),
+        name=need(data, "name", str, name, "the bonus objective's name"),
+        box=need(data, "box", str, name, "the game box"),
+        points=need(data, "points", int, name, "the points it gives"),
+        text=str(data.get("text", "")),
     )
 
 
@@ -87,6 +154,16 @@ def load_statuses() -> Mapping[str, StatusCard]:
 @cache
 def load_items() -> Mapping[str, ItemCard]:
     return _load(ITEMS, parse_item)
+
+
+@cache
+def load_companions() -> Mapping[str, CompanionCard]:
+    return _load(DATA / "companions", parse_companion)
+
+
+@cache
+def load_bonus_objectives() -> Mapping[str, BonusObjective]:
+    return _load(DATA / "bonus_objectives", parse_bonus)
 
 
 @cache

@@ -139,3 +139,34 @@ class ItemCard:
     steps: tuple[Step, ...]
     text: str = ""
     basic_action: bool = False
+    tokens: tuple[tuple[str, int], ...] = ()  # tokens that come with the item (minion tokens)
+
+
+@dataclass(frozen=True)
+class CompanionCard:
+    """A companion ("Companions"): an ally paired with a character, with its own actions."""
+
+    id: str
+    name: str
+    box: str
+    defense: int
+    actions: tuple[ItemCard, ...]
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class BonusObjective:
+    """A bonus objective ("Bonus Objectives"): a marker the opponent places in their own
+    starting area; the owning side's characters complete it by interacting with it."""
+
+    id: str
+    name: str
+    box: str
+    points: int
+    text: str = ""
+
+
+# What kind of piece each token kind is, and its defense (None: it cannot be challenged).
+TOKEN_KINDS: Mapping[str, tuple[str, int | None]] = MappingProxyType(
+    {"tunnel": ("token", None), "minion": ("minion", 1)}
+)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from funkoverse.rules import geometry, setup_phase, steps, track, world
-from funkoverse.rules.cards import Ability, Step, TokenColor
+from funkoverse.rules.cards import TOKEN_KINDS, Ability, CharacterCard, Step, TokenColor
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.errors import IllegalChoice
 from funkoverse.rules.frames import (
@@ -23,7 +23,7 @@ from funkoverse.rules.frames import (
     RoundEndFrame,
     StepsFrame,
 )
-from funkoverse.rules.pieces import Kind
+from funkoverse.rules.pieces import BLOCKING_KINDS, Kind
 from funkoverse.rules.state import CHANCE, GameState, Phase, Piece, Setup
 
 ACTIONS_PER_TURN = 2  # Taking a Turn, step 2: "Do up to two actions"
@@ -92,19 +92,33 @@ def create_pieces(state: GameState) -> None:
             state.pieces[pid] = piece
             for color in card.dots:
                 side.pool[color] = side.pool.get(color, 0) + 1
-            for token_kind, count in card.tokens:
+            tokens = list(card.tokens)
+            for item_id in piece.items:
+                item = setup.items.get(item_id)
+                if item is not None:
+                    tokens.extend(item.tokens)
+            for token_kind, count in tokens:
+                kind_name, defense = TOKEN_KINDS.get(token_kind, ("token", None))
                 for n in range(1, count + 1):
                     tid = f"{token_kind}-{team.side}-{n}"
-                    state.pieces[tid] = Piece(tid, Kind.TOKEN, team.side, None, owner=pid)
+                    state.pieces[tid] = Piece(
+                        tid, Kind(kind_name), team.side, None, defense=defense, owner=pid
+                    )
         for color in team.extra_dots:
             side.pool[color] = side.pool.get(color, 0) + 1
         for companion_id, holder in team.companions:
             comp = setup.companions[companion_id]
             cid = f"{companion_id}-{team.side}"
             owner = holder if seen.get(holder, 0) == 1 else f"{holder}-{team.side}"
+            face = CharacterCard(comp.id, comp.name, comp.box, comp.defense)
             state.pieces[cid] = Piece(
-                cid, Kind.COMPANION, team.side, comp, None, True, False, comp.defense, owner=owner
+                cid, Kind.COMPANION, team.side, face, None, True, False, comp.defense, owner=owner
             )
+        for bonus_id in team.bonus:
+            bonus = setup.bonus_objectives[bonus_id]
+            bid = f"{bonus_id}-{team.side}"
+            state.pieces[bid] = Piece(bid, Kind.BONUS_OBJECTIVE, team.side, None, owner=team.side)
+            del bonus
 
 
 def _set_first_player(state: GameState, side: str) -> None:
@@ -135,6 +149,15 @@ def new_game_at(
     unknown = set(placements) - set(state.pieces)
     if unknown:
         raise ValueError(f"no piece named {', '.join(sorted(unknown))} in this setup")
+    holders: dict[int, str] = {}
+    for pid, square in placements.items():
+        label = state.board.label(square)
+        if square in state.board.blocked:
+            raise ValueError(f"{pid}: {label} is blocked; nothing can be placed there")
+        if state.pieces[pid].kind in BLOCKING_KINDS:
+            if square in holders:
+                raise ValueError(f"{pid} and {holders[square]} cannot share {label}")
+            holders[square] = pid
     for pid, piece in state.pieces.items():
         if pid in placements:
             world.put_on_map(piece, placements[pid])
@@ -302,6 +325,16 @@ def _place_options(state: GameState) -> list[str]:
         for p in state.pieces.values()
         if p.side == side and not p.placed and (p.is_character or p.kind is Kind.COMPANION)
     ]
+    if not waiting:
+        # Bonus Objective Setup: "Immediately after your characters are placed during setup,
+        # place the bonus objective marker you have been given by your opponent in your
+        # starting area."
+        giver = _seat_before(state, side)
+        waiting = [
+            p
+            for p in state.pieces.values()
+            if p.kind is Kind.BONUS_OBJECTIVE and p.side == giver and not p.placed
+        ]
     squares = world.arrival_squares(state, side)
     label = state.board.label
     options = []
@@ -310,6 +343,12 @@ def _place_options(state: GameState) -> list[str]:
         for sq in own if own is not None else squares:
             options.append(f"place:{p.id}:{label(sq)}")
     return options
+
+
+def _seat_before(state: GameState, side: str) -> str:
+    """The seat that hands its bonus objective marker to `side` (the one before it)."""
+    i = state.seats.index(side)
+    return state.seats[i - 1]
 
 
 def _return_options(state: GameState, frame: ReturnFrame) -> list[str]:
@@ -353,6 +392,7 @@ def _action_menu(state: GameState) -> list[str]:
     if state.actions_left <= 0:
         return ["end"]
     menu: list[str] = []
+    menu.extend(_companion_options(state, piece))
     if piece.square is None:
         # Knocked Out: on the cooldown track it may do no actions, only what its card allows.
         menu.extend(_ability_options(state, piece))
@@ -378,6 +418,29 @@ def _action_menu(state: GameState) -> list[str]:
         menu.extend(_ability_options(state, piece))
     menu.append("end")
     return menu
+
+
+def companions_of(state: GameState, piece: Piece) -> list[Piece]:
+    return [p for p in state.pieces.values() if p.kind is Kind.COMPANION and p.owner == piece.id]
+
+
+def _companion_options(state: GameState, piece: Piece) -> list[str]:
+    """Companions: the attached companion "may also do one of the actions listed on the
+    companion's card", and the character may spend an action on a companion action; both
+    "while the attached character is knocked down, and even while [it] is on the cooldown
+    track"."""
+    options: list[str] = []
+    for comp in companions_of(state, piece):
+        card = state.setup.companions.get(comp.id.rsplit("-", 1)[0])
+        if card is None or comp.square is None:
+            continue
+        for action in card.actions:
+            if action.challenge_action and not _has_possible_target(state, comp, action.steps):
+                continue
+            if state.objective.get("companion-free") != piece.id:
+                options.append(f"companion:{action.id}")
+            options.append(f"companion-action:{action.id}")
+    return options
 
 
 def _ability_options(state: GameState, piece: Piece) -> list[str]:
@@ -475,6 +538,10 @@ def _apply_action(state: GameState, head: str, rest: str, events: Events) -> Non
     if head == "end":
         _end_turn(state, events)
         return
+    if head == "companion":
+        state.objective["companion-free"] = piece.id
+        _companion_act(state, piece, rest, events)
+        return
     _after_action(state, piece)
     if head == "rally":
         state.actions_left = 0
@@ -508,6 +575,8 @@ def _apply_action(state: GameState, head: str, rest: str, events: Events) -> Non
         state.stack.append(
             StepsFrame(piece.id, ability.name, ability.steps, 0, target_id or None, piece.standing)
         )
+    elif head == "companion-action":
+        _companion_act(state, piece, rest, events)
     elif head == "item":
         item = state.setup.items[rest]
         if item.cost > 0:
@@ -521,6 +590,16 @@ def _apply_action(state: GameState, head: str, rest: str, events: Events) -> Non
         state.stack.append(StepsFrame(piece.id, item.name, item.steps, 0, None, piece.standing))
     else:  # pragma: no cover - guarded by legal_choices
         raise IllegalChoice(f"unknown action '{head}'")
+
+
+def _companion_act(state: GameState, piece: Piece, action_id: str, events: Events) -> None:
+    for comp in companions_of(state, piece):
+        card = state.setup.companions.get(comp.id.rsplit("-", 1)[0])
+        action = next((a for a in card.actions if a.id == action_id), None) if card else None
+        if action is not None:
+            events.append(f"{comp.name} acts: {action.name} (Companions).")
+            state.stack.append(StepsFrame(comp.id, action.name, action.steps, 0, None, True))
+            return
 
 
 def _after_action(state: GameState, piece: Piece) -> None:
@@ -559,6 +638,7 @@ def _end_turn(state: GameState, events: Events) -> None:
     state.active = None
     state.actions_left = 0
     state.turns += 1
+    state.objective.pop("companion-free", None)
     current = state.to_act or state.seats[0]
     index = state.seats.index(current)
     order = state.seats[index + 1 :] + state.seats[: index + 1]

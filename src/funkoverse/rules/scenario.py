@@ -223,6 +223,11 @@ class Scenario:
             )
         if self.control and actor.square is not None:
             found.extend(self._control_interactions(state, actor, squares))
+        found.extend(
+            f"bonus-{p.id}"
+            for p in state.pieces.values()
+            if p.kind is Kind.BONUS_OBJECTIVE and p.side == actor.side and p.square in squares
+        )
         return found
 
     def _control_interactions(self, state: GameState, actor: Piece, squares: set[int]) -> list[str]:
@@ -245,6 +250,15 @@ class Scenario:
 
     def interact(self, state: GameState, actor: Piece, thing: str, events: list[str]) -> bool:
         """Do an interaction this scenario offered; True when `thing` was the scenario's."""
+        if thing.startswith("bonus-"):
+            marker = state.pieces[thing.removeprefix("bonus-")]
+            card = state.setup.bonus_objectives[marker.id.rsplit("-", 1)[0]]
+            marker.square = None
+            events.append(
+                f"{actor.name} completes the {card.name}: +{card.points} points (Bonus Objectives)."
+            )
+            self.gain(state, actor.side, card.points)
+            return True
         if self.point_markers and thing.startswith("point-"):
             marker = state.pieces[thing]
             side = state.sides[actor.side]

@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from funkoverse.rules.cards import CharacterCard, ItemCard, StatusCard, TokenColor
+from funkoverse.rules.cards import (
+    BonusObjective,
+    CharacterCard,
+    CompanionCard,
+    ItemCard,
+    StatusCard,
+    TokenColor,
+)
 from funkoverse.rules.pieces import Kind
 
 if TYPE_CHECKING:
@@ -48,6 +55,7 @@ class TeamSetup:
     extra_dots: tuple[TokenColor, ...] = ()  # the ultimate card's extra ability tokens
     players: tuple[tuple[str, tuple[str, ...]], ...] = ()  # More Players: (player, characters)
     companions: tuple[tuple[str, str], ...] = ()  # (companion card id, character id)
+    bonus: tuple[str, ...] = ()  # bonus objective card ids this side uses
 
     @property
     def area(self) -> str:
@@ -66,7 +74,8 @@ class Setup:
     items: Mapping[str, ItemCard] = field(default_factory=dict)
     statuses: Mapping[str, StatusCard] = field(default_factory=dict)
     draft: Draft | None = None  # choose characters and items as decisions of the game
-    companions: Mapping[str, CharacterCard] = field(default_factory=dict)
+    companions: Mapping[str, CompanionCard] = field(default_factory=dict)
+    bonus_objectives: Mapping[str, BonusObjective] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

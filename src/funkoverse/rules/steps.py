@@ -825,6 +825,43 @@ def _token_off_apply(
     track.returned(state, piece.side, ("token", TokenColor(color).value), events)
 
 
+def _minion_place_options(state: GameState, frame: ChoiceFrame) -> list[str]:
+    """Minion Tokens: "You cannot place a minion token in a square occupied by an ally or
+    rival"; the house-made Clockwork Minion places one in an empty adjacent square."""
+    piece = state.pieces[frame.piece]
+    if piece.square is None:
+        return []
+    pieces = state.on_map()
+    squares = [
+        sq
+        for sq in sorted(world.adjacent_set(state, piece))
+        if geometry.placeable(state.board, pieces, sq)
+    ]
+    return token_place_options(state, piece, "minion", squares)
+
+
+def _minion_challenge_options(state: GameState, frame: ChoiceFrame) -> list[str]:
+    """One of the side's minion tokens does a basic challenge (it challenges as a character)."""
+    piece = state.pieces[frame.piece]
+    pieces = state.on_map()
+    found: list[str] = []
+    for minion in world.tokens_of(state, piece.side, "minion"):
+        if minion.square is None:
+            continue
+        for t in geometry.challenge_targets(state.board, minion, pieces, None):
+            found.append(f"minion:{minion.id}:{t.id}")
+    return found
+
+
+def _minion_challenge_apply(
+    state: GameState, frame: ChoiceFrame, piece: Piece, choice: str, events: Events
+) -> None:
+    _, mid, tid = choice.split(":")
+    declare_challenge(
+        state, state.pieces[mid], state.pieces[tid], BASIC_CHALLENGE_DICE, "minion token", events
+    )
+
+
 OPTIONS: dict[str, Callable[[GameState, ChoiceFrame], list[str]]] = {
     "move": _move_options,
     "challenge": _challenge_options,
@@ -842,6 +879,8 @@ OPTIONS: dict[str, Callable[[GameState, ChoiceFrame], list[str]]] = {
     "status": _status_options,
     "shift_down": _shift_down_options,
     "shift_off_token": _token_off_options,
+    "place_minion": _minion_place_options,
+    "minion_challenge": _minion_challenge_options,
 }
 
 APPLY: dict[str, Callable[[GameState, ChoiceFrame, Piece, str, Events], None]] = {
@@ -861,6 +900,8 @@ APPLY: dict[str, Callable[[GameState, ChoiceFrame, Piece, str, Events], None]] =
     "status": _status_apply,
     "shift_down": _shift_down_apply,
     "shift_off_token": _token_off_apply,
+    "place_minion": _token_apply,
+    "minion_challenge": _minion_challenge_apply,
 }
 
 # Steps that stay current until nothing is left to do ("each", "all").
@@ -889,4 +930,6 @@ VOCABULARY: dict[str, frozenset[str]] = {
     "shift_off": frozenset({"thing"}),
     "shift_down": frozenset({"kinds", "amount", "if_won"}),
     "shift_off_token": frozenset(),
+    "place_minion": frozenset(),
+    "minion_challenge": frozenset({"optional"}),
 }

@@ -152,6 +152,10 @@ def put_on_map(piece: Piece, square: int) -> None:
 
 
 def tokens_of(state: GameState, owner_side: str, kind: str) -> list[Piece]:
-    """The tokens of one kind ("tunnel") a side has, on the map or not."""
+    """The tokens of one kind ("tunnel", "minion") a side has, on the map or not."""
     prefix = f"{kind}-{owner_side}-"
-    return [p for p in state.pieces.values() if p.kind is Kind.TOKEN and p.id.startswith(prefix)]
+    return [
+        p
+        for p in state.pieces.values()
+        if p.kind in (Kind.TOKEN, Kind.MINION) and p.id.startswith(prefix)
+    ]
