@@ -311,7 +311,7 @@ def test_she_sees_not_what_she_cannot_see_nor_beyond_2() -> None:
 def test_status_cards_are_kept_when_she_is_knocked_out_and_work_when_she_returns() -> None:
     """Status Cards: "When a character gets knocked out, the character keeps its status
     cards." Back from the cooldown track she still has She Walks."""
-    game = position({"the-bride": "", "mad-scientist": "f1"}, {"villager": "f6"})
+    game = position({"the-bride": "", "mad-scientist": "f1"}, {"villager": "d5"})
     game.state.pieces["the-bride"].statuses = ("she-sees", "she-walks")
     game.play("choose:mad-scientist")
     game.play("end")

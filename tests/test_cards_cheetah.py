@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from funkoverse.rules import engine
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
@@ -72,11 +70,6 @@ def test_savage_hunger_only_onto_an_empty_square() -> None:
     assert "place:hyena-warrior:c3" in menu
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine._has_possible_target treats any rival on the map as a possible target "
-    "after a place_self_adjacent_to_rival step; it must be a rival within 2 she can see",
-)
 def test_savage_hunger_is_not_offered_without_a_rival_within_2_that_she_can_see() -> None:
     """Abilities That Are Challenge Actions: "If there is no possible target, you cannot do a
     challenge action." A rival 4 squares away is no possible target of Savage Hunger."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from funkoverse.rules import engine
 from funkoverse.rules.cards import TokenColor
 from funkoverse.rules.frames import RollFrame
@@ -60,11 +58,6 @@ def test_fight_for_justice_is_a_challenge_action_no_target_within_reach_no_abili
     assert "ability:fight-for-justice" not in engine.legal_choices(game.state)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine._has_possible_target treats any rival on the map as a possible target after a "
-    "move step; it must be a rival adjacent to a square the move can reach",
-)
 def test_fight_for_justice_not_offered_when_no_rival_is_within_reach_of_move_2() -> None:
     """ "If there is no possible target, you cannot do a challenge action": a rival 5 squares
     away cannot be challenged after Move 2."""

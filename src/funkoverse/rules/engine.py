@@ -9,8 +9,10 @@ the rule. Chance nodes list their outcomes with exact probabilities.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from typing import TypeVar
 
 from funkoverse.rules import geometry, setup_phase, steps, track, world
 from funkoverse.rules.cards import TOKEN_KINDS, Ability, CharacterCard, Step, TokenColor
@@ -33,6 +35,7 @@ KNOCKED_OUT_SLOT = steps.KNOCKED_OUT_SLOT
 TRACK_TOP = 4
 
 Events = list[str]
+_T = TypeVar("_T")
 
 __all__ = [
     "CHANCE",
@@ -482,39 +485,84 @@ def _first_challenge_targets(state: GameState, piece: Piece, ability: Ability) -
 
 def _has_possible_target(state: GameState, piece: Piece, ability_steps: tuple[Step, ...]) -> bool:
     """Abilities That Are Challenge Actions: "If there is no possible target, you cannot do a
-    challenge action." A step before the first challenge that moves or places the challenger or
-    its rivals makes any rival on the map a possible target."""
+    challenge action." The steps before the first challenge are followed in every way they
+    can go (where a move can end, where a placement can put the challenger, whom a pull can
+    bring adjacent) and the challenge looks for a target from each result."""
     if piece.square is None:
         return False
+    squares = {piece.square}
     for s in ability_steps:
         op = s.op
-        if op in ("challenge", "challenge_each"):
-            if op == "challenge_each":
-                within = s.int("within", 1)
-                return any(
-                    p.side != piece.side
-                    and p.is_character
-                    and p.square is not None
-                    and state.board.distance(piece.square, p.square) <= within
-                    for p in state.on_map()
-                )
-            reach = s.get("range")
-            targets = geometry.challenge_targets(
-                state.board, piece, state.on_map(), reach if isinstance(reach, int) else None
+        if op == "challenge_each":
+            within = s.int("within", 1)
+            return any(
+                p.side != piece.side
+                and p.is_character
+                and p.square is not None
+                and state.board.distance(sq, p.square) <= within
+                for p in state.on_map()
+                for sq in squares
             )
-            return bool(targets)
-        if op in (
-            "move",
-            "place_self_adjacent_to_rival",
-            "pull_rival_seen",
+        if op == "challenge":
+            reach = s.get("range")
+            return any(
+                _targets_from(state, piece, sq, reach if isinstance(reach, int) else None)
+                for sq in squares
+            )
+        if op == "move":
+            reached: set[int] = set()
+            for sq in squares:
+                reached |= set(_moves_from(state, piece, sq, s.int("squares")))
+            squares = reached
+        elif op == "place_self_adjacent_to_rival":
+            frame = ChoiceFrame(piece.side, s, piece.id)
+            return bool(steps.OPTIONS[op](state, frame))  # placed beside a rival it then challenges
+        elif op == "pull_rival_seen":
+            if _targets_from(state, piece, piece.square, None):
+                return True
+            near = state.board.adjacent_set(piece.square)
+            frame = ChoiceFrame(piece.side, s, piece.id)
+            return any(
+                state.board.parse_label(o.rsplit(":", 1)[1]) in near
+                for o in steps.OPTIONS[op](state, frame)
+            )
+        elif op in (
             "push_adjacent_rival",
             "place_token",
+            "choose_adjacent_character",
+            "place_minion",
         ):
+            # what these steps do to the board is too open to follow: any rival may become a target
             return any(
                 p.side != piece.side and p.defense is not None and p.kind is not Kind.MARKER
                 for p in state.on_map()
             )
     return False
+
+
+def _from_square(state: GameState, piece: Piece, square: int, ask: Callable[[], _T]) -> _T:
+    """Ask a question as if `piece` stood on `square` (the state is left as it was)."""
+    was = piece.square
+    piece.square = square
+    try:
+        return ask()
+    finally:
+        piece.square = was
+
+
+def _moves_from(state: GameState, piece: Piece, square: int, n: int) -> list[int]:
+    return _from_square(state, piece, square, lambda: world.move_options(state, piece, n))
+
+
+def _targets_from(state: GameState, piece: Piece, square: int, reach: int | None) -> bool:
+    return bool(
+        _from_square(
+            state,
+            piece,
+            square,
+            lambda: geometry.challenge_targets(state.board, piece, state.on_map(), reach),
+        )
+    )
 
 
 def _item_options(state: GameState, piece: Piece) -> list[str]:
@@ -542,7 +590,8 @@ def _apply_action(state: GameState, head: str, rest: str, events: Events) -> Non
         state.objective["companion-free"] = piece.id
         _companion_act(state, piece, rest, events)
         return
-    _after_action(state, piece)
+    # "After the Invisible Man rallies or does an action": what listens is what he had when it began
+    state.objective["after-action"] = "|".join((piece.id, *piece.statuses))
     if head == "rally":
         state.actions_left = 0
         steps.stand_up(state, piece, "Rally: both actions to stand up", events)
@@ -602,8 +651,15 @@ def _companion_act(state: GameState, piece: Piece, action_id: str, events: Event
             return
 
 
-def _after_action(state: GameState, piece: Piece) -> None:
-    for hook in list(world.hooks_of(state, piece)):
+def _after_action(state: GameState, piece: Piece, had: tuple[str, ...]) -> None:
+    """Hooks that listen for the end of an action: the card's, and those of the status cards
+    the character had when the action began."""
+    hooks = list(piece.card.hooks) if piece.card is not None else []
+    for sid in had:
+        status = state.setup.statuses.get(sid)
+        if status is not None:
+            hooks.extend(status.hooks)
+    for hook in hooks:
         hook.after_action(state, piece)
 
 
@@ -750,6 +806,10 @@ def _advance(state: GameState, events: Events) -> None:
                 begin_round_one(state)
             continue
         if state.phase is Phase.ACT:
+            done = state.objective.pop("after-action", None)
+            if done is not None:  # the action and all it caused are over
+                pid, *had = done.split("|")
+                _after_action(state, state.pieces[pid], tuple(had))
             piece = state.pieces[state.active or ""]
             if state.actions_left > 0 and piece.standing and piece.square is not None:
                 return  # a standing character can always move, if only 0 squares

@@ -25,7 +25,8 @@ def hooks_of(state: GameState, piece: Piece) -> Iterator[Hook]:
 def all_hooks(state: GameState) -> Iterator[tuple[Piece, Hook]]:
     """Every (owner, hook) in the game: traits work on the map, knocked down or out."""
     for piece in state.pieces.values():
-        if piece.is_character:
+        card = piece.card
+        if card is not None and (card.hooks or piece.statuses) and piece.is_character:
             for hook in hooks_of(state, piece):
                 yield piece, hook
 
