@@ -549,7 +549,7 @@ def test_leaders_setup_the_leader_starts_on_its_leader_starting_square() -> None
     """Leaders, Rules: "The starting player places their leader on the leader starting square that
     matches their base color and then places any remaining characters in the corresponding
     starting area." """
-    b = layered("leaders", LEADERS)
+    b = layered("leaders", LEADERS, points={"A": "a4"})  # a map a checked setup accepts
     from funkoverse.content.setups import make_setup, team
 
     s = make_setup(
