@@ -442,12 +442,6 @@ def test_flags_knocking_out_a_rival_gains_1_point() -> None:
     assert points(game) == {"dark": 1, "light": 0}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a character returned by Flags is offered again after it is placed in the "
-    "starting area if that square is on or adjacent to the opponent's flag; it scores 2 points "
-    "every time (Scenario.choose pushes a fresh flag_return choice computed from positions)",
-)
 def test_flags_a_character_returns_at_most_once_per_round_end() -> None:
     """Flags: "When a round ends, check to see if any of your standing characters are on or
     adjacent to your opponent's flag marker. If so, you may choose to return one or more of

@@ -434,11 +434,6 @@ def test_refused_a_scenario_on_a_map_without_its_layer(sid: str, map_id: str, la
     assert map_id in str(refusal.value) and sid in str(refusal.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: make_setup (the checked setup) does not check that the map has the scenario's "
-    "layer; only scenario_setup calls _check_map",
-)
 def test_refused_a_scenario_on_a_map_without_its_layer_by_make_setup_too() -> None:
     """`make_setup` promises "a checked setup": Control on Themyscira has no control areas."""
     with pytest.raises(UserError, match="control"):

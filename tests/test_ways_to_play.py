@@ -149,11 +149,6 @@ def test_more_players_a_player_needs_a_character_so_one_character_a_side_is_refu
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: make_setup does not check TeamSetup.players: a player who controls no character "
-    "is accepted",
-)
 def test_more_players_a_setup_where_a_player_controls_no_character_is_refused() -> None:
     """More Players: "with each player controlling at least one character"."""
     dark = team("dark", DARK3)
@@ -162,11 +157,6 @@ def test_more_players_a_setup_where_a_player_controls_no_character_is_refused() 
         make_setup([lopsided, team("light", LIGHT3)], "themyscira", scenario("flags"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="LIMITATION: the 'teams' mode is for 4 players only; the rulebooks allow one or two "
-    "players per side, so 3 players (two on one side, one on the other) is also More Players",
-)
 def test_more_players_one_or_two_players_per_side_allows_three_players() -> None:
     """More Players: "Play the game with one or two players per side" — two against one."""
     assert mode_for(scenario("flags"), "teams", 3) == "teams"
@@ -357,11 +347,6 @@ def test_ultimate_neither_team_has_an_attachment() -> None:
     assert all(p.items == () for p in game.state.pieces.values())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: scenario_setup silently drops the items asked for in ultimate mode instead of "
-    "refusing them",
-)
 def test_ultimate_asking_for_an_item_is_refused() -> None:
     """Ultimate Mode Setup, 2: "Neither team chooses an attachment, such as an item." A setup that
     gives one is refused with the reason, not played without it."""

@@ -82,7 +82,15 @@ def make_setup(
                 f"{t.side} has {len(t.characters)} characters but its starting area on "
                 f"{board.name} has {len(area)} squares"
             )
+    if scenario is not None:
+        _check_map(board, scenario, board.name)
     for t in teams:
+        _check_players(t)
+        if t.ultimate and (t.items or t.companions or t.bonus):
+            raise UserError(
+                "ultimate mode: neither team chooses an attachment, such as an item (Ultimate "
+                "Mode Setup)"
+            )
         for _, holder in t.companions:
             if not any(c.id == holder and not c.basic for c in t.characters):
                 raise UserError(
@@ -172,7 +180,7 @@ def mode_for(scenario: Scenario, mode: str | None, players: int | None) -> str:
         raise UserError(
             f"scenario '{scenario.id}' and mode '{mode}' do not go together: use {need}"
         )
-    allowed = {"standard": (2,), "teams": (4,), "free-for-all": (3, 4), "ultimate": (2,)}[mode]
+    allowed = {"standard": (2,), "teams": (3, 4), "free-for-all": (3, 4), "ultimate": (2,)}[mode]
     if players is not None and players not in allowed:
         said = " or ".join(map(str, allowed))
         raise UserError(f"mode '{mode}' is played by {said} players, not {players}")
@@ -215,6 +223,11 @@ def scenario_setup(
             teams.append(team(seat, ids))
             seats_players[seat] = (seat,)
     elif mode == "ultimate":
+        if any(items for _, items in fixed.values()):
+            raise UserError(
+                "ultimate mode: neither team chooses an attachment, such as an item (Ultimate "
+                "Mode Setup)"
+            )
         ultimates = load_ultimates()
         hero = fixed.get("dark", ((rng.choice(sorted(ultimates)),), {}))[0]
         if len(hero) != 1 or hero[0] not in ultimates:
@@ -243,7 +256,8 @@ def scenario_setup(
         for side in ("dark", "light"):
             ids, items = fixed.get(side) or drawn[side]
             t = team(side, ids, items)
-            if mode == "teams":
+            if mode == "teams" and (players != 3 or side == "dark"):
+                # three players: two on the dark side, one on the light side
                 if len(ids) < 2:
                     raise UserError(
                         f"two players a side: {side} needs at least two characters, one for each player"
@@ -261,6 +275,29 @@ def scenario_setup(
                 seats_players[side] = (side,)
             teams.append(t)
     return make_setup(teams, map_id, scenario, first_player, board), seats_players
+
+
+def _check_players(t: TeamSetup) -> None:
+    """More Players: "one or two players per side and with each player controlling at least
+    one character"."""
+    if not t.players:
+        return
+    if len(t.players) > 2:
+        raise UserError(
+            f"{t.side}: one or two players per side (More Players), not {len(t.players)}"
+        )
+    ids = [c.id for c in t.characters]
+    controlled = [c for _, chars in t.players for c in chars]
+    for player, chars in t.players:
+        if not chars:
+            raise UserError(
+                f"{t.side}: player {player} controls no character; each player controls at least "
+                "one (More Players)"
+            )
+    if sorted(controlled) != sorted(ids):
+        raise UserError(
+            f"{t.side}: every character is controlled by exactly one of the side's players"
+        )
 
 
 def _check_map(board: Board, scenario: Scenario, map_id: str) -> None:

@@ -737,6 +737,8 @@ def _run_round_end(state: GameState, frame: RoundEndFrame, events: Events) -> No
         for p in state.pieces.values():
             p.markers = 0  # Refresh
             p.exhausted = False
+        for key in [k for k in state.objective if k.startswith("flag-returned:")]:
+            del state.objective[key]
         nxt = order[1] if len(order) > 1 else order[0]
         state.first_player = nxt  # New first player (clockwise in a free-for-all)
         state.to_act = nxt

@@ -190,7 +190,8 @@ class Scenario:
 
     def choices(self, state: GameState, decider: str, purpose: str) -> list[str]:
         if purpose == "flag_return":
-            return [f"flag:{p.id}" for p in flag_returners(state, decider)]
+            done = state.objective.get(f"flag-returned:{decider}", "").split(",")
+            return [f"flag:{p.id}" for p in flag_returners(state, decider) if p.id not in done]
         return []
 
     def choose(self, state: GameState, decider: str, purpose: str, choice: str) -> list[str]:
@@ -201,6 +202,8 @@ class Scenario:
 
         pid = choice.partition(":")[2]
         piece = state.pieces[pid]
+        key = f"flag-returned:{decider}"  # each character returns at most once a round end
+        state.objective[key] = ",".join(x for x in (state.objective.get(key, ""), pid) if x)
         piece.square = None
         self.gain(state, decider, FLAG_POINTS)
         # more of the side's characters may still return; then the chosen one is placed
