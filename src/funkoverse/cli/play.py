@@ -233,12 +233,25 @@ def _play(
 
 
 def _piece_labels(state: GameState) -> dict[str, str]:
+    """Two letters a piece: initials for characters, the letter for point markers, F for a
+    flag, C for a control marker, T for a Tunnel, m for a minion, B for a bonus objective."""
     labels: dict[str, str] = {}
     for p in state.pieces.values():
-        if p.kind is Kind.MARKER:
-            labels[p.id] = p.id.removeprefix("point-")[:2]
+        side = (p.side or " ")[0]
+        if p.id.startswith("point-"):
+            labels[p.id] = p.id.removeprefix("point-")
+        elif p.id.startswith("flag-"):
+            labels[p.id] = "F" + side
+        elif p.id.startswith("control-"):
+            labels[p.id] = "C" + side
+        elif p.kind is Kind.TOKEN:
+            labels[p.id] = p.id[0].upper() + side
+        elif p.kind is Kind.MINION:
+            labels[p.id] = "m" + side
+        elif p.kind is Kind.BONUS_OBJECTIVE:
+            labels[p.id] = "B" + side
         else:
-            words = p.name.split()
+            words = [w for w in p.name.split() if w.lower() != "the"] or [p.name]
             labels[p.id] = (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1])).title()
     return labels
 
