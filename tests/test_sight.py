@@ -7,55 +7,15 @@ from the top-left. Sight is read as spec/rules-query.md fixes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from funkoverse.content.maps import parse_map_dict
 from funkoverse.rules import geometry as g
 from funkoverse.rules.board import Board
 from funkoverse.rules.pieces import Kind
-
-DARK, LIGHT = "dark", "light"
-
-
-@dataclass(frozen=True)
-class P:
-    id: str
-    side: str
-    square: int | None
-    kind: Kind = Kind.CHARACTER
-    standing: bool = True
-    elusive: bool = False
-    defense: int | None = None
-
-
-def board(*rows: str, terrain: str | None = None) -> Board:
-    h = (len(rows) - 1) // 2
-    w = (len(rows[0]) - 1) // 2
-    data: dict[str, object] = {"width": w, "height": h, "grid": "\n".join(rows)}
-    if terrain is not None:
-        data["layers"] = {"terrain": terrain}
-    return parse_map_dict(data, "test")
-
-
-def open_board(w: int, h: int, terrain: str | None = None) -> Board:
-    rows = ["+" + "-+" * w]
-    for y in range(h):
-        rows.append("|" + " ".join("." * w) + "|")
-        rows.append("+" + "  " * (w - 1) + " +" if y < h - 1 else "+" + "-+" * w)
-    return board(*rows, terrain=terrain)
-
-
-def put(b: Board, pid: str, side: str, x: int, y: int, **kw: object) -> P:
-    return P(pid, side, b.square(x, y), **kw)  # type: ignore[arg-type]
+from small_maps import DARK, LIGHT, P, board, open_board, put, xy_set
 
 
 def sees(b: Board, viewer: P, x: int, y: int, pieces: list[P]) -> bool:
     assert viewer.square is not None
     return g.can_see(b, viewer.square, b.square(x, y), g.sight_blockers(viewer, pieces, b))
-
-
-def xy_set(b: Board, squares: object) -> set[tuple[int, int]]:
-    return {b.xy(s) for s in squares}  # type: ignore[attr-defined]
 
 
 # -- rule 1 ------------------------------------------------------------------
