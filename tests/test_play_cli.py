@@ -160,3 +160,18 @@ def test_bench_reports_each_measure() -> None:
     for key in ("legal_choices_us", "apply_us", "copy_us", "games_per_second"):
         assert report[key] > 0
     assert report["position"]["choices"] > 8
+
+
+def test_draft_chooses_the_teams_in_the_game() -> None:
+    """Scenario Setup, step 5, as decisions: `--draft 3` has each side choose three characters
+    and an item in the game; the log holds the picks and the summary the teams."""
+    result = _run("play", "--seed", "3", "--draft", "3", "--scenario", "flags", "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    picks = [c for c in summary["choices"] if c.startswith(("pick:", "give:"))]
+    assert len(picks) == 8  # three characters and one item, each side
+    for side in ("dark", "light"):
+        assert len(summary["sides"][side]["characters"]) == 3
+        assert len(summary["sides"][side]["items"]) == 1
+    refused = _run("play", "--draft", "3", "--dark", "priestess,villager")
+    assert refused.returncode == 2 and "--draft" in refused.stderr

@@ -15,7 +15,7 @@ from rich.text import Text
 from funkoverse.ai.agents import AGENTS, Agent
 from funkoverse.content.maps import load_map
 from funkoverse.content.scenarios import scenario
-from funkoverse.content.setups import random_teams, scenario_setup
+from funkoverse.content.setups import draft_setup, random_teams, scenario_setup
 from funkoverse.errors import UserError
 from funkoverse.rules.game import Game
 from funkoverse.rules.pieces import Kind
@@ -63,6 +63,12 @@ def register(sub: Any) -> None:
         help="fixes the game: the setup not given, flips, dice and random agents",
     )
     p.add_argument("--scenario", help="scenario id (default: drawn from the seed)")
+    p.add_argument(
+        "--draft",
+        type=int,
+        choices=(2, 3),
+        help="choose 2 or 3 characters a side (and with 3, an item) in the game, in secret",
+    )
     p.add_argument("--map", help="map id or file (default: drawn from the scenario's maps)")
     p.add_argument(
         "--players", type=int, help="number of players: 2, 4 (two a side) or 3-4 (free-for-all)"
@@ -159,7 +165,15 @@ def build_setup(args: argparse.Namespace, seed: int) -> tuple[Any, dict[str, str
             else 2,
         )
         fixed[other] = (drawn[other][0], {})
-    setup, players = scenario_setup(rng, chosen, args.map, args.mode, args.players, fixed)
+    if args.draft:
+        if fixed or args.item or args.players or args.mode:
+            raise UserError(
+                "--draft chooses the teams in the game: give no characters, items, players or mode"
+            )
+        setup = draft_setup(rng, chosen, args.map, args.draft)
+        players: dict[str, tuple[str, ...]] = {"dark": ("dark",), "light": ("light",)}
+    else:
+        setup, players = scenario_setup(rng, chosen, args.map, args.mode, args.players, fixed)
     controllers: dict[str, str] = {t.side: "random" for t in setup.teams}
     if "dark" in controllers:
         controllers["dark"] = dark_who

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.dice import load_dice
@@ -20,7 +21,7 @@ from funkoverse.content.statuses import (
 from funkoverse.errors import UserError
 from funkoverse.rules.board import Board
 from funkoverse.rules.scenario import Scenario, first_game_dc
-from funkoverse.rules.state import Setup, TeamSetup
+from funkoverse.rules.state import Draft, Setup, TeamSetup
 
 FIRST_GAME_MAP = "proving-grounds"
 FIRST_GAME_TEAMS: dict[str, tuple[str, ...]] = {
@@ -315,3 +316,29 @@ def _check_map(board: Board, scenario: Scenario, map_id: str) -> None:
         raise UserError(
             f"map '{map_id}' has no point marker setup squares, which scenario '{scenario.id}' needs"
         )
+
+
+def draft_setup(
+    rng: random.Random,
+    scenario: Scenario,
+    map_id: str | None = None,
+    size: int = 3,
+    secret: bool = True,
+) -> Setup:
+    """A setup whose teams are chosen in the game (Scenario Setup, step 5, as decisions): each
+    side picks `size` characters and, with three, one item, in secret from its own collection
+    or in the open from one shared collection."""
+    if scenario.free_for_all or scenario.ultimate:
+        raise UserError("choosing characters in the game is for two sides; not for this scenario")
+    if size not in (2, 3):
+        raise UserError(f"a side chooses two or three characters, not {size}")
+    map_id = map_id or rng.choice(scenario.maps)
+    board = load_map(map_id)
+    _check_map(board, scenario, map_id)
+    cards = tuple(c for c in load_characters().values() if c.box != "house-made")
+    items = tuple(sorted(i for i, card in load_items().items() if card.box != "house-made"))
+    base = make_setup(
+        [TeamSetup("dark", ()), TeamSetup("light", ())], map_id, scenario, None, board
+    )
+    draft = Draft(cards, items, size=size, items=1 if size == 3 else 0, secret=secret)
+    return replace(base, draft=draft)
