@@ -505,6 +505,16 @@ def _has_possible_target(state: GameState, piece: Piece, ability_steps: tuple[St
             )
         if op == "challenge":
             reach = s.get("range")
+            if not isinstance(reach, int) and len(squares) > 1:
+                # an adjacent challenge: a rival in a square adjacent to one the challenger
+                # can reach (adjacency does not depend on where pieces stand)
+                rivals = {
+                    p.square
+                    for p in state.on_map()
+                    if p.side != piece.side and p.id != piece.id and geometry.challengeable(p)
+                }
+                adjacent = state.board.adjacent_set
+                return any(not rivals.isdisjoint(adjacent(sq)) for sq in squares)
             return any(
                 _targets_from(state, piece, sq, reach if isinstance(reach, int) else None)
                 for sq in squares

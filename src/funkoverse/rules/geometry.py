@@ -358,6 +358,15 @@ def placeable(
 # -- challenges --------------------------------------------------------------
 
 
+def challengeable(p: PieceLike) -> bool:
+    """Can this kind of piece be challenged at all: characters, basic characters, minions and
+    companions; tokens and markers only with a defense ("Challenging a Token or Minion Token
+    or Marker")."""
+    return p.kind in _CHALLENGEABLE or (
+        p.kind in _CHALLENGEABLE_WITH_DEFENSE and p.defense is not None
+    )
+
+
 def challenge_targets(
     board: Board, challenger: PieceLike, pieces: Iterable[P], range_: int | None
 ) -> list[P]:
@@ -381,9 +390,7 @@ def challenge_targets(
         sq = p.square
         if sq is None or p.side == side or p.id == challenger.id:
             continue
-        if p.kind not in _CHALLENGEABLE and not (
-            p.kind in _CHALLENGEABLE_WITH_DEFENSE and p.defense is not None
-        ):
+        if not challengeable(p):
             continue
         if p.elusive and not _king_adjacent(board, origin, sq):
             continue
