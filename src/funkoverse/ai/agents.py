@@ -1,8 +1,16 @@
-"""The agent interface and the simplest agent."""
+"""The agent interface, the simplest agent, and the registry of every agent by name.
+
+An agent is asked at each of its decisions, through the same API a person uses: the game
+(as its side may see it: see `funkoverse.ai.view`) and the legal choices; it returns one of
+them. `explain` gives its estimate of the best few choices, for a hint or for debugging.
+Every agent owns a `random.Random` seeded at creation and never touches the global one, and
+search budgets are counted in simulations, not seconds: the same seed, the same choices.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from funkoverse.rules.state import GameState
@@ -14,6 +22,12 @@ class Agent(Protocol):
     name: str
 
     def choose(self, state: GameState, choices: list[str]) -> str: ...
+
+    def explain(
+        self, state: GameState, choices: list[str], top: int = 3
+    ) -> list[tuple[str, float]]:
+        """The `top` best choices with their estimated values (chance to win), best first."""
+        ...
 
 
 class RandomAgent:
@@ -34,5 +48,60 @@ class RandomAgent:
         group = groups[self.rng.randrange(len(groups))]
         return group[self.rng.randrange(len(group))]
 
+    def explain(
+        self, state: GameState, choices: list[str], top: int = 3
+    ) -> list[tuple[str, float]]:
+        """What the evaluator thinks of each choice (the random agent itself does not care)."""
+        from funkoverse.ai.greedy import GreedyAgent
 
-AGENTS = {"random": RandomAgent}
+        return GreedyAgent(0, depth="decision").explain(state, choices, top)
+
+
+def _greedy(seed: int) -> Agent:
+    from funkoverse.ai.greedy import GreedyAgent
+
+    return GreedyAgent(seed)
+
+
+def _easy(seed: int) -> Agent:
+    from funkoverse.ai.greedy import GreedyAgent
+
+    agent = GreedyAgent(seed, depth="decision", noise=0.2)
+    agent.name = "easy"
+    return agent
+
+
+def _mcts(seed: int) -> Agent:
+    from funkoverse.ai.mcts import MCTSAgent
+
+    return MCTSAgent(seed)
+
+
+def _hard(seed: int) -> Agent:
+    from funkoverse.ai.mcts import MCTSAgent
+
+    agent = MCTSAgent(seed, simulations=HARD_SIMULATIONS)
+    agent.name = "hard"
+    return agent
+
+
+def _expert(seed: int) -> Agent:
+    from funkoverse.ai.mcts import MCTSAgent
+
+    agent = MCTSAgent(seed, simulations=EXPERT_SIMULATIONS)
+    agent.name = "expert"
+    return agent
+
+
+HARD_SIMULATIONS = 200
+EXPERT_SIMULATIONS = 600
+
+AGENTS: dict[str, Callable[[int], Agent]] = {
+    "random": RandomAgent,
+    "greedy": _greedy,
+    "easy": _easy,
+    "normal": _greedy,
+    "mcts": _mcts,
+    "hard": _hard,
+    "expert": _expert,
+}

@@ -1,17 +1,94 @@
-"""Placeholder for the 'match' subcommand while it is being built."""
+"""`funkoverse match`: agent against agent over many games, with the win rate and its interval."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from typing import Any
 
-from funkoverse.errors import UserError
+from funkoverse.ai.agents import AGENTS
+from funkoverse.ai.arena import (
+    DEFAULT_MAX_ROUNDS,
+    GameResult,
+    MatchSummary,
+    build_setup,
+    check_match,
+    game_specs,
+    run_games,
+    summarize,
+)
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("match", help="(being built)")
+    names = ", ".join(AGENTS)
+    p = sub.add_parser(
+        "match",
+        help="play agents against each other and report the win rate",
+        description=(
+            "Play N games of agent A against agent B, A's side alternating every game and the "
+            "first player every two games. Reports wins, draws (games stopped at the round "
+            "limit), A's win rate (a draw counts half) with its 95%% Wilson interval, and the "
+            f"average game length. Agents: {names}."
+        ),
+    )
+    p.add_argument("--a", required=True, metavar="AGENT", help="the agent whose rate is reported")
+    p.add_argument("--b", required=True, metavar="AGENT", help="its opponent")
+    p.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
+    p.add_argument("--scenario", default=None, help="scenario id (default: the first game)")
+    p.add_argument("--map", default=None, help="map id or map file (default: the first game's)")
+    p.add_argument("--seed", type=int, default=0, help="fixes every game of the match")
+    p.add_argument(
+        "--workers", type=int, default=1, help="processes to play in (default: %(default)s)"
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=DEFAULT_MAX_ROUNDS,
+        help="a game still going after this many rounds is a draw (default: %(default)s)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise UserError("match is being built")
+    check_match(args.a, args.b, args.games, args.workers, args.max_rounds)
+    build_setup(args.scenario, args.map, None)  # unknown scenario or map: one line, no game
+    specs = game_specs(
+        args.a, args.b, args.games, args.seed, args.scenario, args.map, args.max_rounds
+    )
+    results: list[GameResult] = []
+    if sys.stderr.isatty() and args.games > 1:
+        from rich.progress import Progress
+
+        with Progress(transient=True, console=_stderr_console()) as progress:
+            task = progress.add_task(f"{args.a} vs {args.b}", total=args.games)
+            for result in run_games(specs, args.workers):
+                results.append(result)
+                progress.advance(task)
+    else:
+        results.extend(run_games(specs, args.workers))
+    summary = summarize(results)
+    if args.json:
+        sys.stdout.write(json.dumps(summary.as_json()) + "\n")
+    else:
+        _print(args, summary)
+    return 0
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _print(args: argparse.Namespace, s: MatchSummary) -> None:
+    lo, hi = s.ci95
+    print(f"{args.a} (A) against {args.b} (B), {s.games} games")
+    print(f"  A wins  {s.a_wins:>6}")
+    print(f"  B wins  {s.b_wins:>6}")
+    print(f"  draws   {s.draws:>6}  (stopped after {args.max_rounds} rounds)")
+    print(f"  A's win rate {s.a_rate * 100:.1f}%  (95% CI {lo * 100:.1f}%-{hi * 100:.1f}%)")
+    print(f"  average length {s.avg_rounds:.1f} rounds")
+    a, b = s.seconds_per_decision["a"], s.seconds_per_decision["b"]
+    print(f"  thinking per decision: A {a * 1000:.1f} ms, B {b * 1000:.1f} ms")

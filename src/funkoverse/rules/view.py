@@ -8,6 +8,8 @@ others have picked, not what.
 
 from __future__ import annotations
 
+import random
+
 from funkoverse.rules.state import GameState, Phase
 
 HIDDEN = "?"
@@ -37,3 +39,37 @@ def observe(state: GameState, side: str | None) -> GameState:
 def hidden(state: GameState, side: str | None) -> bool:
     """Does `side` miss something of `state` (a rival's secret pick)?"""
     return observe(state, side) is not state and observe(state, side).key() != state.key()
+
+
+def determinize(view: GameState, rng: random.Random) -> GameState:
+    """One game consistent with `view`: each hidden pick replaced by a pick the rival may have
+    made, drawn with `rng`. Search plays on such games ("sampling what the rival may have
+    picked"); the real game is never changed."""
+    hidden_keys = [k for k, v in view.objective.items() if HIDDEN in v.split(",")]
+    if not hidden_keys:
+        return view
+    game = view.copy()
+    draft = game.setup.draft
+    for key in sorted(hidden_keys):
+        kind, _, side = key.partition(":")
+        if kind == "draft" and draft is not None:
+            count = len(game.objective[key].split(","))
+            for _ in range(100):
+                chosen = rng.sample(list(draft.characters), count)
+                names = {c.name for c in chosen}
+                holders = [c for c in chosen if not c.basic]
+                if len(names) == count and (holders or not draft.items):
+                    break
+            game.objective[key] = ",".join(c.id for c in chosen)
+            items_key = f"items:{side}"
+            if game.objective.get(items_key) and holders:
+                n = len(game.objective[items_key].split(","))
+                picked = rng.sample(list(draft.item_ids), min(n, len(draft.item_ids)))
+                game.objective[items_key] = ",".join(
+                    f"{i}@{rng.choice(holders).id}" for i in picked
+                )
+        elif kind == "leader":
+            own = [p.id for p in game.characters(side)]
+            if own:
+                game.objective[key] = rng.choice(own)
+    return game

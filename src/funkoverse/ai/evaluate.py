@@ -1,0 +1,706 @@
+"""How good a position is for each side: a static estimate of every seat's chance to win.
+
+The search agents look a few decisions ahead and then ask this module. It reads only
+what the generic engine API shows (pieces, squares, standing, exhausted, pools, cooldown
+tracks, points and the scenario's target, whose turn it is), so it scores any scenario and
+any number of sides. It knows the basic actions every character has (move 2, challenge an
+adjacent rival with 2 dice, assist, rally, interact); abilities and items are left to the
+search, which sees them through `legal_choices`.
+
+The estimate is built in two parts:
+
+* a *score* per side in logit units (the log-odds scale of a win probability): points and
+  the distance to the scenario's target, characters knocked down and knocked out, ability
+  tokens in the pool and on the cooldown track, a small term for being close to the
+  objectives;
+* the *next turns*: who acts next (the active character with the actions it has left, then
+  the sides in turn order, across the end of a round, where the First Player marker passes
+  and a side may take two turns in a row), and what each of those turns threatens: the
+  exact chance of winning the challenges it can reach, of knocking a rival down or out, of
+  winning the game by a knock-out; or standing an ally up, or interacting with a point
+  marker. The chance that a turn wins the game outright is combined in probability space
+  (a race of turns); the rest of its expected gain is added to the score.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from funkoverse.rules import engine
+from funkoverse.rules.board import Board
+from funkoverse.rules.dice import win_probability
+from funkoverse.rules.frames import RoundEndFrame
+from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
+from funkoverse.rules.state import CHANCE, GameState, Phase, Piece
+
+BASIC_MOVE = 2  # squares a basic move covers
+BASIC_DICE = 2  # dice a basic challenge rolls
+ACTIONS = 2  # actions in a turn
+RALLY = 2  # actions a rally takes
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights, in logit units unless said otherwise."""
+
+    knocked_down: float = 0.7  # a character of ours knocked down
+    knocked_out: float = 1.4  # a character of ours on the cooldown track
+    pool_token: float = 0.12  # an ability token in the pool
+    track_token: float = 0.04  # an ability token on the cooldown track (it will come back)
+    points: float = 5.0  # all the points the scenario needs (scaled by the share we have)
+    raw_point: float = 0.5  # a point, when the scenario names no target
+    win: float = 6.0  # what a turn that wins the game is worth when choosing its plan
+    objective: float = 0.08  # per move action between our nearest character and a marker
+    turn_weights: tuple[float, ...] = (1.0, 0.5, 0.25)  # how much the next turns count
+    win_weights: tuple[float, ...] = (1.0, 0.55, 0.3)  # same, for a turn that wins the game
+    race: bool = True  # play the next turns out as a race (else: weigh each turn's plan)
+    race_groups: int = 6  # turns of one side in a row count as one
+    decay: float = 0.8  # the chance a plan a turn further ahead still happens
+    recover: float = 1.5  # standing an ally up, per knocked-down character
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+# ------------------------------------------------------------------ static map tables
+
+
+class _Walks:
+    """Per map: how many basic move actions a character needs to stand adjacent to a square,
+    walking the map's legal steps (walls, blocked squares, corners) and ignoring pieces."""
+
+    def __init__(self, board: Board) -> None:
+        n = board.width * board.height
+        inf = 10**6
+        walk = [[inf] * n for _ in range(n)]
+        for origin in range(n):
+            row = walk[origin]
+            row[origin] = 0
+            frontier = [origin]
+            d = 0
+            while frontier:
+                d += 1
+                nxt = []
+                for sq in frontier:
+                    for to in board.steps(sq):
+                        if row[to] > d:
+                            row[to] = d
+                            nxt.append(to)
+                frontier = nxt
+        # moves[a][t]: move actions for a character on a to end adjacent to t
+        self.moves: list[list[int]] = []
+        for a in range(n):
+            row = walk[a]
+            out = []
+            for t in range(n):
+                best = min((row[s] for s in board.adjacent(t) if s != t), default=inf)
+                out.append(0 if best == 0 or t in board.adjacent_set(a) else -(-best // BASIC_MOVE))
+            self.moves.append(out)
+
+
+_WALKS: dict[int, tuple[Board, _Walks]] = {}
+
+
+def walks(board: Board) -> _Walks:
+    hit = _WALKS.get(id(board))
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    if len(_WALKS) > 32:
+        _WALKS.clear()
+    table = _Walks(board)
+    _WALKS[id(board)] = (board, table)
+    return table
+
+
+# ------------------------------------------------------------------ dice
+
+
+def _p_win(state: GameState, dice: int, defense: int) -> float:
+    cache: dict[tuple[int, int, int], float] = _P_CACHE
+    key = (id(state.setup.dice), dice, defense)
+    p = cache.get(key)
+    if p is None:
+        specs = state.setup.dice
+        die = specs.get("standard") or next(iter(specs.values()))
+        p = float(win_probability([die] * dice, [die] * defense))
+        cache[key] = p
+    return p
+
+
+_P_CACHE: dict[tuple[int, int, int], float] = {}
+
+
+def _knock_chances(p: float, challenges: int, standing: bool) -> tuple[float, float]:
+    """(chance of a knock-out, chance of a knock-down only) from `challenges` tries at `p`."""
+    if challenges <= 0:
+        return 0.0, 0.0
+    q = 1.0 - p
+    if not standing:
+        return 1.0 - q**challenges, 0.0
+    none = q**challenges
+    one = challenges * p * q ** (challenges - 1)
+    return max(0.0, 1.0 - none - one), one
+
+
+# ------------------------------------------------------------------ the evaluator
+
+
+@dataclass
+class _Turn:
+    side: str
+    options: list[tuple[Piece, int]]  # the characters that may take it, with their actions
+    new_round: bool  # starts a round: pieces exhausted before are fresh again
+
+
+class _View:
+    """What one evaluation needs, gathered once: each side's characters, the rivals' squares."""
+
+    __slots__ = ("chars", "moves", "state", "targets")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.moves = walks(state.board).moves
+        self.chars: dict[str, list[Piece]] = {side: [] for side in state.seats}
+        self.targets: list[Piece] = []  # knockable pieces on the map
+        for p in state.pieces.values():
+            kind = p.kind
+            if kind in KNOCKABLE_KINDS:
+                if p.side in self.chars:
+                    self.chars[p.side].append(p)
+                if p.square is not None:
+                    self.targets.append(p)
+
+
+Plan = tuple[float, dict[str, float]]  # (chance to win the game, score changes by side)
+
+
+class Evaluator:
+    """Estimates each seat's chance to win a position (values sum to 1)."""
+
+    horizon_turns = 8  # turns looked at ahead (consecutive turns of one side are merged)
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.w = weights
+        self._ko_cache: dict[tuple[Any, ...], tuple[bool, int]] = {}
+
+    # -- public --------------------------------------------------------------
+
+    def values(self, state: GameState) -> tuple[float, ...]:
+        """Every seat's estimated chance to win, in `state.seats` order."""
+        seats = state.seats
+        if state.winner is not None or state.phase is Phase.OVER:
+            return tuple(1.0 if s == state.winner else 0.0 for s in seats)
+        if engine.decider(state) == CHANCE:
+            total = [0.0] * len(seats)
+            for choice, prob in engine.chance_outcomes(state):
+                child = state.copy()
+                engine.apply_unchecked(child, choice)
+                for i, v in enumerate(self.values(child)):
+                    total[i] += float(prob) * v
+            return tuple(total)
+        view = _View(state)
+        if self.w.race:
+            return self._race(view)
+        plans = self._plans(view)
+        scores = self._scores(view, plans)
+        base = _softmax([scores[s] for s in seats])
+        # a race of turns: each may win the game outright; the rest falls to the base estimate
+        left = 1.0
+        out = [0.0] * len(seats)
+        weights = self.w.win_weights
+        for index, (side, (win, _)) in enumerate(plans):
+            if win > 0:
+                chance = weights[min(index, len(weights) - 1)] * win
+                out[seats.index(side)] += left * chance
+                left *= 1.0 - chance
+        if left == 1.0:
+            return base
+        return tuple(o + left * b for o, b in zip(out, base, strict=True))
+
+    def _race(self, view: _View) -> tuple[float, ...]:
+        """Play the next turns out on the chances alone: each side in turn does the best of
+        its plans (attack a rival with every challenge its characters can bring, stand an
+        ally up, interact with a point marker) against each character's chance to be
+        standing, knocked down or knocked out; a knock-out that wins the game ends the race."""
+        w = self.w
+        state = view.state
+        seats = state.seats
+        moves = view.moves
+        stand: dict[str, float] = {}
+        down: dict[str, float] = {}
+        out: dict[str, float] = {}
+        pos: dict[str, int] = {}
+        for t in view.targets:
+            assert t.square is not None
+            stand[t.id] = 1.0 if t.standing else 0.0
+            down[t.id] = 0.0 if t.standing else 1.0
+            out[t.id] = 0.0
+            pos[t.id] = t.square
+        won = dict.fromkeys(seats, 0.0)
+        groups: list[list[_Turn]] = []
+        for turn in self._upcoming(view):
+            if groups and groups[-1][0].side == turn.side:
+                groups[-1].append(turn)
+            else:
+                groups.append([turn])
+        live = 1.0
+        for j, group in enumerate(groups[: w.race_groups]):
+            if live < 1e-4:
+                break
+            side = group[0].side
+            e = w.decay**j
+            budgets = [[(pc.id, k) for pc, k in b if pc.id in pos] for b in self._budgets(group)]
+            best_value = 0.0
+            best_plan: tuple[Any, ...] | None = None
+            for d in view.targets:
+                if d.side == side or d.defense is None or not state.rivals(side, d.side):
+                    continue
+                did = d.id
+                if out[did] > 0.999:
+                    continue
+                dsq = pos[did]
+                challenges = 0
+                attackers: list[str] = []
+                for budget in budgets:
+                    c = 0
+                    used = []
+                    for aid, k in budget:
+                        if out[aid] > 0.5:
+                            continue
+                        if stand[aid] < 0.5:
+                            k -= RALLY
+                        ca = k - moves[pos[aid]][dsq]
+                        if ca > 0:
+                            c += ca
+                            used.append(aid)
+                    if c > challenges:
+                        challenges, attackers = c, used
+                if challenges <= 0:
+                    continue
+                pw = _p_win(state, BASIC_DICE, d.defense)
+                q = 1.0 - pw
+                qc = q**challenges
+                one = challenges * pw * q ** (challenges - 1)
+                ko = e * (down[did] * (1.0 - qc) + stand[did] * (1.0 - qc - one))
+                kd = e * stand[did] * one
+                wins, points = self._knockout_effect(state, state.pieces[attackers[0]], d)
+                if wins:
+                    value = ko * w.win
+                else:
+                    value = ko * (w.knocked_out + self._points_value(state, side, points))
+                value += kd * w.knocked_down
+                if value > best_value:
+                    best_value = value
+                    best_plan = ("attack", did, ko, kd, qc, e, wins, attackers)
+            for x in view.chars[side]:
+                xid = x.id
+                if xid not in pos or down[xid] < 0.05:
+                    continue
+                value = down[xid] * w.recover
+                if value <= best_value:
+                    continue
+                if any(
+                    (aid == xid and k >= RALLY)
+                    or (aid != xid and stand[aid] > 0.5 and k - moves[pos[aid]][pos[xid]] >= 1)
+                    for budget in budgets
+                    for aid, k in budget
+                ):
+                    best_value = value
+                    best_plan = ("recover", xid)
+            if best_plan is None:
+                continue
+            if best_plan[0] == "attack":
+                _, did, ko, kd, qc, e, wins, attackers = best_plan
+                hit = e * (1.0 - qc)
+                stand_d, down_d = stand[did], down[did]
+                stand[did] = stand_d - stand_d * hit
+                down[did] = down_d - down_d * hit + kd
+                out[did] += ko
+                if wins:
+                    won[side] += live * ko
+                    live -= live * ko
+                for aid in attackers:
+                    pos[aid] = pos[did]
+            else:
+                xid = best_plan[1]
+                stand[xid] += down[xid]
+                down[xid] = 0.0
+        scores = dict.fromkeys(seats, 0.0)
+        target = state.setup.scenario.points_to_win(state)
+        for side in seats:
+            s = state.sides[side]
+            if target:
+                scores[side] += w.points * min(s.points, target) / target
+            else:
+                scores[side] += w.raw_point * s.points
+            scores[side] += w.pool_token * sum(s.pool.values())
+            for slot in s.track:
+                for kind, _ in slot:
+                    if kind == "token":
+                        scores[side] += w.track_token
+            for pc in view.chars[side]:
+                if pc.id in pos:
+                    scores[side] -= w.knocked_down * down[pc.id] + w.knocked_out * out[pc.id]
+                elif pc.placed:
+                    scores[side] -= w.knocked_out
+        if state.setup.scenario.point_markers:
+            self._objectives(view, scores)
+        base = _softmax([scores[s] for s in seats])
+        return tuple(won[s] + live * b for s, b in zip(seats, base, strict=True))
+
+    def scores(self, state: GameState) -> dict[str, float]:
+        """Each side's score in logit units (material, points, resources, next turns)."""
+        view = _View(state)
+        return self._scores(view, self._plans(view))
+
+    def _scores(self, view: _View, plans: list[tuple[str, Plan]]) -> dict[str, float]:
+        w = self.w
+        state = view.state
+        scores = {side: 0.0 for side in state.seats}
+        target = state.setup.scenario.points_to_win(state)
+        for side in state.seats:
+            s = state.sides[side]
+            if target:
+                scores[side] += w.points * min(s.points, target) / target
+            else:
+                scores[side] += w.raw_point * s.points
+            scores[side] += w.pool_token * sum(s.pool.values())
+            for slot in s.track:
+                for kind, _ in slot:
+                    if kind == "token":
+                        scores[side] += w.track_token
+            for p in view.chars[side]:
+                if p.square is None:
+                    if p.placed:
+                        scores[side] -= w.knocked_out
+                elif not p.standing:
+                    scores[side] -= w.knocked_down
+        if state.setup.scenario.point_markers:
+            self._objectives(view, scores)
+        for index, (_, (_, deltas)) in enumerate(plans):
+            weight = w.turn_weights[min(index, len(w.turn_weights) - 1)]
+            for side, g in deltas.items():
+                scores[side] += weight * g
+        return scores
+
+    # -- objectives ------------------------------------------------------------
+
+    def _objectives(self, view: _View, scores: dict[str, float]) -> None:
+        markers = [
+            p.square
+            for p in view.state.pieces.values()
+            if p.kind is Kind.MARKER and p.square is not None
+        ]
+        if not markers:
+            return
+        moves = view.moves
+        for side, chars in view.chars.items():
+            mine = [p.square for p in chars if p.square is not None and p.standing]
+            if mine:
+                near = min(moves[a][m] for a in mine for m in markers)
+                scores[side] -= self.w.objective * min(near, 6)
+
+    # -- the next turns ----------------------------------------------------------
+
+    def _upcoming(self, view: _View) -> list[_Turn]:
+        """The next few turns in order: the current one (the active character with the actions
+        it has left), then the sides in turn order, across the end of the round."""
+        state = view.state
+        if state.phase in (Phase.FLIP, Phase.PLACE, Phase.OVER):
+            return []
+        seats = state.seats
+        exhausted = {p.id for chars in view.chars.values() for p in chars if p.exhausted}
+        turns: list[_Turn] = []
+        first = state.first_player or seats[0]
+        current: str | None = None
+        refresh = any(isinstance(f, RoundEndFrame) for f in state.stack)
+        if not refresh:
+            if state.phase is Phase.ACT and state.active is not None:
+                piece = state.pieces[state.active]
+                current = piece.side
+                exhausted.add(piece.id)
+                turns.append(_Turn(current, [(piece, state.actions_left)], False))
+            elif state.to_act is not None:
+                current = state.to_act
+                turns.append(_Turn(current, self._fresh(view, current, exhausted), False))
+                self._consume(view, turns[-1], exhausted)
+        rounds = 0
+        while len(turns) < self.horizon_turns:
+            side = None if refresh else self._next_side(view, current, exhausted)
+            starts = False
+            if side is None:  # the round ends: refresh, the First Player marker passes
+                if rounds:
+                    break
+                rounds += 1
+                refresh = False
+                exhausted = set()
+                first = _after(seats, first)
+                side = first
+                starts = True
+            turns.append(_Turn(side, self._fresh(view, side, exhausted), starts))
+            self._consume(view, turns[-1], exhausted)
+            current = side
+        return turns
+
+    @staticmethod
+    def _fresh(view: _View, side: str, exhausted: set[str]) -> list[tuple[Piece, int]]:
+        return [
+            (p, ACTIONS) for p in view.chars[side] if p.id not in exhausted and p.square is not None
+        ]
+
+    @staticmethod
+    def _consume(view: _View, turn: _Turn, exhausted: set[str]) -> None:
+        """Mark the character the side will most likely use (the one nearest a rival) as
+        exhausted for the turns after this one."""
+        if turn.options:
+            if len(turn.options) == 1:
+                exhausted.add(turn.options[0][0].id)
+                return
+            moves = view.moves
+            rivals = [p.square for p in view.targets if p.side != turn.side]
+            best, best_reach = turn.options[0][0], 10**9
+            for piece, _ in turn.options:
+                row = moves[piece.square]  # type: ignore[index]
+                reach = min([row[r] for r in rivals], default=0)  # type: ignore[index]
+                if reach < best_reach:
+                    best, best_reach = piece, reach
+            exhausted.add(best.id)
+            return
+        for p in view.chars[turn.side]:
+            if p.id not in exhausted:
+                exhausted.add(p.id)
+                return
+
+    @staticmethod
+    def _next_side(view: _View, current: str | None, exhausted: set[str]) -> str | None:
+        if current is None:
+            return None
+        seats = view.state.seats
+        i = seats.index(current)
+        for side in seats[i + 1 :] + seats[: i + 1]:
+            for p in view.chars[side]:
+                if p.id not in exhausted:
+                    return side
+        return None
+
+    def features(self, state: GameState, slots: int = 4) -> dict[str, list[float]]:
+        """Per side, the quantities the evaluation weighs (for fitting its weights)."""
+        view = _View(state)
+        plans = self._plans(view, slots)
+        moves = view.moves
+        target = state.setup.scenario.points_to_win(state)
+        out: dict[str, list[float]] = {}
+        for side in state.seats:
+            s = state.sides[side]
+            chars = view.chars[side]
+            ko = sum(1 for p in chars if p.square is None and p.placed)
+            kd = sum(1 for p in chars if p.square is not None and not p.standing)
+            track = sum(1 for slot in s.track for kind, _ in slot if kind == "token")
+            pts = min(s.points, target) / target if target else float(s.points)
+            mine: list[int] = [sq for p in chars if (sq := p.square) is not None and p.standing]
+            rivals: list[int] = [
+                sq for p in view.targets if p.side != side and (sq := p.square) is not None
+            ]
+            near = min((moves[a][b] for a in mine for b in rivals), default=6)
+            striking = sum(
+                1 for a in mine if any(moves[a][b] <= 1 for b in rivals)
+            )  # could challenge next action or after one move
+            exposed = sum(
+                1
+                for p in chars
+                if (sq := p.square) is not None and any(moves[b][sq] <= 1 for b in rivals)
+            )
+            cohesion = min(moves[mine[0]][mine[1]], 6) if len(mine) >= 2 else 6.0
+            fresh = sum(1 for p in chars if not p.exhausted and p.square is not None)
+            win = [0.0] * slots
+            delta = [0.0] * slots
+            acting = 0.0
+            double = 0.0
+            for j, (who, (w, deltas)) in enumerate(plans[:slots]):
+                if who == side:
+                    win[j] = w
+                delta[j] = deltas.get(side, 0.0)
+            if plans and plans[0][0] == side:
+                acting = 1.0
+            out[side] = [
+                ko,
+                kd,
+                sum(s.pool.values()),
+                track,
+                pts,
+                *win,
+                *delta,
+                acting,
+                double,
+                min(near, 6),
+                striking,
+                exposed,
+                cohesion,
+                fresh,
+            ]
+        return out
+
+    def _plans(self, view: _View, slots: int | None = None) -> list[tuple[str, Plan]]:
+        """The best plan of each of the next super-turns (consecutive turns of one side merged):
+        (side, (chance to win the game in it, score changes by side apart from that))."""
+        merged: list[list[_Turn]] = []
+        for t in self._upcoming(view):
+            if merged and merged[-1][0].side == t.side:
+                merged[-1].append(t)
+            else:
+                merged.append([t])
+        return [
+            (group[0].side, self._best_plan(view, group))
+            for group in merged[: slots or len(self.w.turn_weights)]
+        ]
+
+    def _best_plan(self, view: _View, group: list[_Turn]) -> Plan:
+        """The best thing one side can do in one turn, or two in a row: attack one rival with
+        the characters it may use, stand an ally up, or interact with a point marker."""
+        w = self.w
+        state = view.state
+        side = group[0].side
+        budgets = self._budgets(group)
+        if not budgets:
+            return 0.0, {}
+        moves = view.moves
+        best_value = 0.0
+        best: Plan = (0.0, {})
+        # attack: the challenges every usable character can bring against one rival
+        for d in view.targets:
+            if d.side == side or d.defense is None or not state.rivals(side, d.side):
+                continue
+            dsq = d.square
+            challenges = 0
+            attacker: Piece | None = None
+            for budget in budgets:
+                c = 0
+                for piece, k in budget:
+                    if not piece.standing:
+                        k -= RALLY
+                    c_piece = k - moves[piece.square][dsq]  # type: ignore[index]
+                    if c_piece > 0:
+                        c += c_piece
+                        attacker = attacker or piece
+                challenges = max(challenges, c)
+            if challenges <= 0 or attacker is None:
+                continue
+            p = _p_win(state, BASIC_DICE, d.defense)
+            ko, kd = _knock_chances(p, challenges, d.standing)
+            wins, points = self._knockout_effect(state, attacker, d)
+            win = ko if wins else 0.0
+            loss = kd * w.knocked_down
+            gain = 0.0
+            if not wins:
+                loss += ko * (w.knocked_out - (0.0 if d.standing else w.knocked_down))
+                gain = ko * self._points_value(state, side, points)
+            value = win * w.win + loss + gain
+            if value > best_value:
+                deltas = {d.side: -loss}
+                if gain:
+                    deltas[side] = gain
+                best_value, best = value, (win, deltas)
+        # stand up an ally (rally or assist)
+        if w.knocked_down > best_value:
+            for x in view.chars[side]:
+                if x.square is None or x.standing:
+                    continue
+                if any(
+                    (piece.id == x.id and k >= RALLY)
+                    or (piece.standing and k - moves[piece.square][x.square] >= 1)  # type: ignore[index]
+                    for budget in budgets
+                    for piece, k in budget
+                ):
+                    best_value, best = w.knocked_down, (0.0, {side: w.knocked_down})
+                    break
+        # interact with a point marker
+        if state.setup.scenario.point_markers:
+            value = self._points_value(state, side, 1)
+            if value > best_value:
+                for m in state.pieces.values():
+                    if m.kind is not Kind.MARKER or m.square is None:
+                        continue
+                    if any(
+                        piece.standing and k - moves[piece.square][m.square] >= 1  # type: ignore[index]
+                        for budget in budgets
+                        for piece, k in budget
+                    ):
+                        best_value, best = value, (0.0, {side: value})
+                        break
+        return best
+
+    @staticmethod
+    def _budgets(group: list[_Turn]) -> list[list[tuple[Piece, int]]]:
+        """The ways to spend a super-turn: one character per turn; the same character may take
+        two turns in a row only when the second begins a new round."""
+        budgets: list[list[tuple[Piece, int]]] = [[(p, k)] for p, k in group[0].options]
+        for t in group[1:]:
+            nxt: list[list[tuple[Piece, int]]] = []
+            for b in budgets or [[]]:
+                for p, k in t.options:
+                    same = [i for i, (q, _) in enumerate(b) if q.id == p.id]
+                    if same:
+                        if not t.new_round:
+                            continue
+                        i = same[0]
+                        nxt.append([*b[:i], (p, b[i][1] + k), *b[i + 1 :]])
+                    else:
+                        nxt.append([*b, (p, k)])
+            budgets = nxt or budgets
+            if len(budgets) > 64:
+                budgets = budgets[:64]
+        return budgets
+
+    def _points_value(self, state: GameState, side: str, points: int) -> float:
+        if points <= 0:
+            return 0.0
+        target = state.setup.scenario.points_to_win(state)
+        if target:
+            have = state.sides[side].points
+            return self.w.points * (min(have + points, target) - min(have, target)) / target
+        return self.w.raw_point * points
+
+    def _knockout_effect(self, state: GameState, by: Piece, victim: Piece) -> tuple[bool, int]:
+        """What knocking `victim` out would do under this scenario: (wins the game, points for
+        `by`'s side). Asked of the scenario's own knock-out rule on a copy, so any scenario
+        answers."""
+        key = (
+            id(state.setup.scenario),
+            by.id,
+            victim.id,
+            tuple(state.sides[s].points for s in state.seats),
+        )
+        hit = self._ko_cache.get(key)
+        if hit is not None:
+            return hit
+        probe = state.copy()
+        before = probe.sides[by.side].points
+        try:
+            probe.setup.scenario.on_knockout(probe, probe.pieces[by.id], probe.pieces[victim.id])
+            result = (probe.winner == by.side, probe.sides[by.side].points - before)
+        except Exception:  # a scenario hook that needs more than the bare event
+            result = (False, 0)
+        if len(self._ko_cache) > 4096:
+            self._ko_cache.clear()
+        self._ko_cache[key] = result
+        return result
+
+
+def _after(seats: Sequence[str], side: str) -> str:
+    i = seats.index(side)
+    return seats[(i + 1) % len(seats)]
+
+
+def _softmax(scores: list[float]) -> tuple[float, ...]:
+    if len(scores) == 2:
+        d = scores[0] - scores[1]
+        d = max(-30.0, min(30.0, d))
+        p = 1.0 / (1.0 + math.exp(-d))
+        return (p, 1.0 - p)
+    top = max(scores)
+    exps = [math.exp(max(-30.0, s - top)) for s in scores]
+    total = sum(exps)
+    return tuple(e / total for e in exps)

@@ -1,0 +1,241 @@
+"""The agents: legal, deterministic, explained, and right where the answer is not in doubt."""
+
+from __future__ import annotations
+
+import pytest
+
+from funkoverse.ai.agents import AGENTS, Agent, RandomAgent
+from funkoverse.ai.arena import play
+from funkoverse.ai.evaluate import Evaluator
+from funkoverse.ai.greedy import GreedyAgent
+from funkoverse.ai.mcts import MCTSAgent
+from funkoverse.content.setups import first_game
+from funkoverse.rules import engine
+from funkoverse.rules.game import Game
+from funkoverse.rules.state import CHANCE, GameState
+from positions import position
+
+
+def _small_mcts(seed: int) -> Agent:
+    return MCTSAgent(seed, simulations=6)
+
+
+def _greedy(seed: int) -> Agent:
+    return GreedyAgent(seed)
+
+
+class _Checked:
+    """Wraps an agent and asserts each of its answers is one of the legal choices."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.decisions = 0
+
+    def choose(self, state: GameState, choices: list[str]) -> str:
+        legal = engine.legal_choices(state)
+        assert choices == legal
+        choice = self.agent.choose(state, list(choices))
+        assert choice in legal, f"{self.name} chose {choice!r}, not in {legal}"
+        self.decisions += 1
+        return choice
+
+    def explain(
+        self, state: GameState, choices: list[str], top: int = 3
+    ) -> list[tuple[str, float]]:
+        return self.agent.explain(state, choices, top)
+
+
+def _log(make: object, seed: int, rounds: int = 3) -> list[str]:
+    assert callable(make)
+    game = Game(first_game(), seed)
+    play(game, {"dark": make(seed), "light": RandomAgent(seed + 1)}, rounds)
+    return game.log
+
+
+# ------------------------------------------------------------------ the registry
+
+
+def test_every_level_and_agent_is_registered() -> None:
+    for name in ("random", "greedy", "mcts", "easy", "normal", "hard", "expert"):
+        assert name in AGENTS
+        agent = AGENTS[name](1)
+        assert agent.name
+        assert callable(agent.choose) and callable(agent.explain)
+
+
+# ------------------------------------------------------------------ legality
+
+
+@pytest.mark.parametrize(
+    ("dark", "light", "games"),
+    [
+        (_greedy, RandomAgent, 60),
+        (_small_mcts, RandomAgent, 60),
+        (_small_mcts, _greedy, 40),
+        (AGENTS["easy"], _small_mcts, 40),
+    ],
+    ids=["greedy-random", "mcts-random", "mcts-greedy", "easy-mcts"],
+)
+def test_agents_only_make_legal_choices(dark: object, light: object, games: int) -> None:
+    assert callable(dark) and callable(light)
+    total = 0
+    for seed in range(games):
+        game = Game(first_game(), 1000 + seed)
+        a, b = _Checked(dark(seed)), _Checked(light(seed + 7))
+        sides = {"dark": a, "light": b} if seed % 2 else {"dark": b, "light": a}
+        play(game, sides, max_rounds=4)
+        total += a.decisions + b.decisions
+    assert total > games * 10
+
+
+# ------------------------------------------------------------------ determinism
+
+
+@pytest.mark.parametrize("name", ["random", "easy", "greedy", "mcts"])
+def test_same_seed_same_choices(name: str) -> None:
+    make = _small_mcts if name == "mcts" else AGENTS[name]
+    assert _log(make, 5) == _log(make, 5)
+
+
+def test_the_seed_matters_to_the_random_agent() -> None:
+    assert _log(RandomAgent, 5) != _log(RandomAgent, 6)
+
+
+# ------------------------------------------------------------------ explain
+
+
+@pytest.mark.parametrize("name", ["random", "easy", "greedy", "mcts"])
+def test_explain_returns_values_best_first(name: str) -> None:
+    make = _small_mcts if name == "mcts" else AGENTS[name]
+    game = position(
+        dark={"priestess": "b2", "mad-scientist": "a1"},
+        light={"villager": "c3", "hyena-warrior": "f6"},
+    )
+    state = game.state
+    game.play("choose:priestess")
+    choices = engine.legal_choices(state)
+    hint = make(3).explain(state, choices, top=3)
+    assert 1 <= len(hint) <= 3
+    values = [v for _, v in hint]
+    assert values == sorted(values, reverse=True)
+    assert all(c in choices for c, _ in hint)
+    assert all(0.0 <= v <= 1.0 for v in values)
+
+
+# ------------------------------------------------------------------ positions with one right answer
+
+
+def _turn(agent: Agent, game: Game, side: str) -> list[str]:
+    """The agent's choices until its side's turn ends (chance outcomes drawn by the game)."""
+    taken = []
+    state = game.state
+    start = state.turns
+    while not game.over and state.turns == start:
+        decider = engine.decider(state)
+        if decider == CHANCE:
+            game.play_chance()
+            continue
+        assert decider == side
+        choice = agent.choose(state, engine.legal_choices(state))
+        taken.append(choice)
+        game.play(choice)
+    return taken
+
+
+SEARCHERS = {
+    "greedy": lambda seed: GreedyAgent(seed),
+    "mcts": lambda seed: MCTSAgent(seed, simulations=60),
+}
+
+
+@pytest.mark.parametrize("name", list(SEARCHERS))
+def test_challenges_a_knocked_down_rival_alongside(name: str) -> None:
+    """A knock-out wins the first game: the knocked-down villager beside the priestess is
+    challenged (twice if need be), not walked away from."""
+    game = position(
+        dark={"priestess": "b2", "mad-scientist": "a1"},
+        light={"villager": "c3", "hyena-warrior": "f6"},
+        knocked_down=["villager"],
+    )
+    agent = SEARCHERS[name](1)
+    state = game.state
+    assert agent.choose(state, engine.legal_choices(state)) == "choose:priestess"
+    game.play("choose:priestess")
+    assert agent.choose(state, engine.legal_choices(state)) == "challenge:villager"
+
+
+@pytest.mark.parametrize("name", list(SEARCHERS))
+def test_rallies_beside_a_standing_rival(name: str) -> None:
+    """Knocked down next to a standing rival with no ally in reach: stand up (rally) rather
+    than leave the priestess to two challenges at 73% to be knocked out."""
+    game = position(
+        dark={"priestess": "b3", "mad-scientist": "f1"},
+        light={"villager": "c4", "hyena-warrior": "f6"},
+        knocked_down=["priestess"],
+    )
+    agent = SEARCHERS[name](2)
+    taken = _turn(agent, game, "dark")
+    assert taken == ["choose:priestess", "rally"]
+
+
+@pytest.mark.parametrize("name", list(SEARCHERS))
+def test_stands_up_a_knocked_down_ally(name: str) -> None:
+    """The priestess lies beside a standing villager; the mad scientist is next to her: by
+    the end of dark's turn she is standing, by rally or by assist."""
+    game = position(
+        dark={"priestess": "c3", "mad-scientist": "b2"},
+        light={"villager": "c4", "hyena-warrior": "f6"},
+        knocked_down=["priestess"],
+    )
+    agent = SEARCHERS[name](3)
+    _turn(agent, game, "dark")
+    assert game.state.pieces["priestess"].standing
+
+
+@pytest.mark.parametrize("name", list(SEARCHERS))
+def test_goes_for_the_knock_out_with_a_move_and_a_challenge(name: str) -> None:
+    """A knocked-down rival two squares away: move beside it and challenge."""
+    game = position(
+        dark={"priestess": "b1", "mad-scientist": "a1"},
+        light={"villager": "d3", "hyena-warrior": "f6"},
+        knocked_down=["villager"],
+    )
+    agent = SEARCHERS[name](4)
+    state = game.state
+    game.play(agent.choose(state, engine.legal_choices(state)))
+    first = agent.choose(state, engine.legal_choices(state))
+    assert first.startswith("move:")
+    game.play(first)
+    assert agent.choose(state, engine.legal_choices(state)) == "challenge:villager"
+
+
+def test_mcts_reuses_its_tree_between_decisions() -> None:
+    game = position(
+        dark={"priestess": "b2", "mad-scientist": "a1"},
+        light={"villager": "c4", "hyena-warrior": "f6"},
+    )
+    agent = MCTSAgent(1, simulations=30)
+    state = game.state
+    game.play(agent.choose(state, engine.legal_choices(state)))
+    known = len(agent._table)
+    assert state.key() in agent._table  # the next decision starts from a searched node
+    game.play(agent.choose(state, engine.legal_choices(state)))
+    assert len(agent._table) >= known
+
+
+def test_the_evaluator_sees_a_won_game_and_sums_to_one() -> None:
+    ev = Evaluator()
+    game = position(
+        dark={"priestess": "b2", "mad-scientist": "a1"},
+        light={"villager": "c3", "hyena-warrior": "f6"},
+        knocked_down=["villager"],
+    )
+    values = ev.values(game.state)
+    assert abs(sum(values) - 1.0) < 1e-9
+    assert values[0] > 0.7  # dark to play beside a knocked-down rival
+    game.play("choose:priestess")
+    game.play("challenge:villager")
+    game.play("roll:win")
+    assert game.state.winner == "dark"
+    assert ev.values(game.state) == (1.0, 0.0)

@@ -1,0 +1,109 @@
+"""`funkoverse match`: what a person and a script see, and the statistics behind it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from funkoverse.ai.arena import GameResult, game_specs, run_match, summarize, wilson
+from funkoverse.cli import main
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "funkoverse", "match", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_json_has_the_keys_and_sane_numbers() -> None:
+    result = _run("--a", "random", "--b", "random", "--games", "6", "--seed", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert set(out) == {"games", "a_wins", "b_wins", "draws", "a_rate", "ci95", "avg_rounds"}
+    assert out["games"] == 6
+    assert out["a_wins"] + out["b_wins"] + out["draws"] == 6
+    assert out["a_rate"] == pytest.approx((out["a_wins"] + out["draws"] / 2) / 6, abs=1e-4)
+    lo, hi = out["ci95"]
+    assert 0.0 <= lo <= out["a_rate"] <= hi <= 1.0
+    assert out["avg_rounds"] >= 1
+
+
+def test_the_seed_fixes_the_match_and_workers_do_not_change_it() -> None:
+    one = _run("--a", "easy", "--b", "random", "--games", "4", "--seed", "9", "--json")
+    two = _run(
+        "--a", "easy", "--b", "random", "--games", "4", "--seed", "9", "--json", "--workers", "2"
+    )
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+
+
+def test_text_report_names_the_rate_and_interval() -> None:
+    result = _run("--a", "greedy", "--b", "random", "--games", "2", "--max-rounds", "4")
+    assert result.returncode == 0, result.stderr
+    assert "win rate" in result.stdout and "95% CI" in result.stdout
+    assert result.stderr == ""  # no progress bar when standard error is not a terminal
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--a", "nobody", "--b", "random"], "unknown agent 'nobody'"),
+        (["--a", "random", "--b", "random", "--games", "0"], "--games must be at least 1"),
+        (["--a", "random", "--b", "random", "--workers", "0"], "--workers must be at least 1"),
+        (["--a", "random", "--b", "random", "--scenario", "nowhere"], "unknown scenario"),
+        (["--a", "random", "--b", "random", "--map", "nowhere"], "unknown map"),
+    ],
+)
+def test_bad_input_is_one_line(args: list[str], words: str) -> None:
+    result = _run(*args)
+    assert result.returncode != 0
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert words in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_input_in_process_returns_non_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--a", "random", "--b", "random", "--games", "-3"]) != 0
+    assert "--games" in capsys.readouterr().err
+
+
+def test_sides_and_first_player_alternate() -> None:
+    specs = game_specs("a", "b", 8)
+    assert [s.a_side for s in specs[:4]] == ["dark", "light", "dark", "light"]
+    assert [s.first_player for s in specs[:4]] == ["dark", "dark", "light", "light"]
+    assert len({s.seed for s in specs}) == 8
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and 0.25 < hi < 0.35
+    lo, hi = wilson(10, 10)
+    assert hi == 1.0 and 0.65 < lo < 0.75
+
+
+def test_summary_counts_draws_half() -> None:
+    results = [
+        GameResult(0, "dark", "dark", 5),
+        GameResult(1, "light", "dark", 7),
+        GameResult(2, "dark", None, 30),
+        GameResult(3, "light", "light", 3),
+    ]
+    s = summarize(results)
+    assert (s.a_wins, s.b_wins, s.draws) == (2, 1, 1)
+    assert s.a_rate == pytest.approx(2.5 / 4)
+    assert s.avg_rounds == pytest.approx(45 / 4)
+
+
+def test_greedy_beats_random_in_a_short_match() -> None:
+    s = run_match("greedy", "random", 6, seed=1)
+    assert s.a_wins >= 5
