@@ -7,6 +7,7 @@ import pytest
 from funkoverse.ai.agents import AGENTS, Agent, RandomAgent
 from funkoverse.ai.arena import play
 from funkoverse.ai.evaluate import Evaluator
+from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
 from funkoverse.ai.mcts import MCTSAgent
 from funkoverse.content.setups import first_game
@@ -22,6 +23,13 @@ def _small_mcts(seed: int) -> Agent:
 
 def _greedy(seed: int) -> Agent:
     return GreedyAgent(seed)
+
+
+def _small_expectimax(seed: int) -> Agent:
+    return ExpectimaxAgent(seed, depth=2, width=1)
+
+
+SMALL = {"mcts": _small_mcts, "expectimax": _small_expectimax}
 
 
 class _Checked:
@@ -57,7 +65,7 @@ def _log(make: object, seed: int, rounds: int = 3) -> list[str]:
 
 
 def test_every_level_and_agent_is_registered() -> None:
-    for name in ("random", "greedy", "mcts", "easy", "normal", "hard", "expert"):
+    for name in ("random", "greedy", "mcts", "expectimax", "easy", "normal", "hard", "expert"):
         assert name in AGENTS
         agent = AGENTS[name](1)
         assert agent.name
@@ -71,11 +79,20 @@ def test_every_level_and_agent_is_registered() -> None:
     ("dark", "light", "games"),
     [
         (_greedy, RandomAgent, 60),
-        (_small_mcts, RandomAgent, 60),
-        (_small_mcts, _greedy, 40),
-        (AGENTS["easy"], _small_mcts, 40),
+        (_small_mcts, RandomAgent, 40),
+        (_small_expectimax, RandomAgent, 40),
+        (_small_mcts, _greedy, 20),
+        (_small_expectimax, _greedy, 20),
+        (AGENTS["easy"], _small_mcts, 20),
     ],
-    ids=["greedy-random", "mcts-random", "mcts-greedy", "easy-mcts"],
+    ids=[
+        "greedy-random",
+        "mcts-random",
+        "expectimax-random",
+        "mcts-greedy",
+        "expectimax-greedy",
+        "easy-mcts",
+    ],
 )
 def test_agents_only_make_legal_choices(dark: object, light: object, games: int) -> None:
     assert callable(dark) and callable(light)
@@ -92,9 +109,9 @@ def test_agents_only_make_legal_choices(dark: object, light: object, games: int)
 # ------------------------------------------------------------------ determinism
 
 
-@pytest.mark.parametrize("name", ["random", "easy", "greedy", "mcts"])
+@pytest.mark.parametrize("name", ["random", "easy", "greedy", "mcts", "expectimax"])
 def test_same_seed_same_choices(name: str) -> None:
-    make = _small_mcts if name == "mcts" else AGENTS[name]
+    make = SMALL.get(name, AGENTS[name])
     assert _log(make, 5) == _log(make, 5)
 
 
@@ -105,9 +122,9 @@ def test_the_seed_matters_to_the_random_agent() -> None:
 # ------------------------------------------------------------------ explain
 
 
-@pytest.mark.parametrize("name", ["random", "easy", "greedy", "mcts"])
+@pytest.mark.parametrize("name", ["random", "easy", "greedy", "mcts", "expectimax", "hard"])
 def test_explain_returns_values_best_first(name: str) -> None:
-    make = _small_mcts if name == "mcts" else AGENTS[name]
+    make = SMALL.get(name, AGENTS[name])
     game = position(
         dark={"priestess": "b2", "mad-scientist": "a1"},
         light={"villager": "c3", "hyena-warrior": "f6"},
@@ -146,6 +163,7 @@ def _turn(agent: Agent, game: Game, side: str) -> list[str]:
 SEARCHERS = {
     "greedy": lambda seed: GreedyAgent(seed),
     "mcts": lambda seed: MCTSAgent(seed, simulations=60),
+    "hard": AGENTS["hard"],
 }
 
 

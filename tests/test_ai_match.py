@@ -8,7 +8,15 @@ import sys
 
 import pytest
 
-from funkoverse.ai.arena import GameResult, game_specs, run_match, summarize, wilson
+from funkoverse.ai.arena import (
+    GameResult,
+    Thinking,
+    game_specs,
+    play_game,
+    run_match,
+    summarize,
+    wilson,
+)
 from funkoverse.cli import main
 
 
@@ -57,6 +65,8 @@ def test_text_report_names_the_rate_and_interval() -> None:
         (["--a", "random", "--b", "random", "--games", "0"], "--games must be at least 1"),
         (["--a", "random", "--b", "random", "--workers", "0"], "--workers must be at least 1"),
         (["--a", "random", "--b", "random", "--scenario", "nowhere"], "unknown scenario"),
+        (["--a", "random", "--b", "random", "--size", "3"], "--size needs --scenario"),
+        (["--a", "random", "--b", "random", "--scenario", "flags", "--size", "5"], "--size"),
         (["--a", "random", "--b", "random", "--map", "nowhere"], "unknown map"),
     ],
 )
@@ -77,9 +87,13 @@ def test_bad_input_in_process_returns_non_zero(capsys: pytest.CaptureFixture[str
 
 def test_sides_and_first_player_alternate() -> None:
     specs = game_specs("a", "b", 8)
-    assert [s.a_side for s in specs[:4]] == ["dark", "light", "dark", "light"]
-    assert [s.first_player for s in specs[:4]] == ["dark", "dark", "light", "light"]
+    assert [s.a_seat for s in specs[:4]] == [0, 1, 0, 1]
+    assert [s.first_seat for s in specs[:4]] == [0, 0, 1, 1]
     assert len({s.seed for s in specs}) == 8
+    # each block of four games shares its draw of teams and map
+    assert [s.setup_seed for s in specs] == [specs[0].setup_seed] * 4 + [specs[4].setup_seed] * 4
+    results = [play_game(s) for s in game_specs("random", "random", 4, max_rounds=1)]
+    assert [r.a_side for r in results] == ["dark", "light", "dark", "light"]
 
 
 def test_wilson_interval() -> None:
@@ -102,6 +116,36 @@ def test_summary_counts_draws_half() -> None:
     assert (s.a_wins, s.b_wins, s.draws) == (2, 1, 1)
     assert s.a_rate == pytest.approx(2.5 / 4)
     assert s.avg_rounds == pytest.approx(45 / 4)
+
+
+def test_a_scenario_with_three_characters_a_side_plays() -> None:
+    result = _run(
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--scenario",
+        "flags",
+        "--size",
+        "3",
+        "--max-rounds",
+        "2",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 2
+
+
+def test_thinking_is_counted_per_decision_and_per_turn() -> None:
+    s = run_match("greedy", "random", 2, seed=4, max_rounds=3)
+    t = s.thinking["a"]
+    assert t.decisions >= len(t.turns) > 0
+    mean, p95, most = s.per_turn("a")
+    assert 0 < mean <= most and p95 <= most
+    assert s.per_decision("a") * t.decisions == pytest.approx(t.seconds)
+    assert isinstance(s.thinking["b"], Thinking)
 
 
 def test_greedy_beats_random_in_a_short_match() -> None:

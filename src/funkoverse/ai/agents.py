@@ -63,45 +63,48 @@ def _greedy(seed: int) -> Agent:
     return GreedyAgent(seed)
 
 
-def _easy(seed: int) -> Agent:
-    from funkoverse.ai.greedy import GreedyAgent
-
-    agent = GreedyAgent(seed, depth="decision", noise=0.2)
-    agent.name = "easy"
-    return agent
-
-
 def _mcts(seed: int) -> Agent:
     from funkoverse.ai.mcts import MCTSAgent
 
-    return MCTSAgent(seed)
+    return MCTSAgent(seed, simulations=MCTS_SIMULATIONS)
 
 
-def _hard(seed: int) -> Agent:
-    from funkoverse.ai.mcts import MCTSAgent
+def _expectimax(seed: int) -> Agent:
+    from funkoverse.ai.expectimax import ExpectimaxAgent
 
-    agent = MCTSAgent(seed, simulations=HARD_SIMULATIONS)
-    agent.name = "hard"
+    return ExpectimaxAgent(seed, depth=HARD[0], width=HARD[1])
+
+
+def _level(name: str, seed: int) -> Agent:
+    """The difficulty levels, mapped onto the agents (docs/ai.md gives the strength of each)."""
+    from funkoverse.ai.expectimax import ExpectimaxAgent
+    from funkoverse.ai.greedy import GreedyAgent
+
+    agent: Agent
+    if name == "easy":
+        agent = GreedyAgent(seed, depth="decision", noise=EASY_NOISE)
+    elif name == "normal":
+        agent = GreedyAgent(seed)
+    elif name == "hard":
+        agent = ExpectimaxAgent(seed, depth=HARD[0], width=HARD[1])
+    else:
+        agent = ExpectimaxAgent(seed, depth=EXPERT[0], width=EXPERT[1])
+    agent.name = name
     return agent
 
 
-def _expert(seed: int) -> Agent:
-    from funkoverse.ai.mcts import MCTSAgent
-
-    agent = MCTSAgent(seed, simulations=EXPERT_SIMULATIONS)
-    agent.name = "expert"
-    return agent
-
-
-HARD_SIMULATIONS = 200
-EXPERT_SIMULATIONS = 600
+EASY_NOISE = 0.2  # easy: one decision ahead, and one decision in five at random
+HARD = (2, 5)  # hard: two whole turns (its own and the reply), 5 choices wide
+EXPERT = (3, (5, 2))  # expert: three whole turns, 5 choices wide in its own, 2 in the reply's
+MCTS_SIMULATIONS = 200
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "greedy": _greedy,
-    "easy": _easy,
-    "normal": _greedy,
+    "expectimax": _expectimax,
     "mcts": _mcts,
-    "hard": _hard,
-    "expert": _expert,
+    "easy": lambda seed: _level("easy", seed),
+    "normal": lambda seed: _level("normal", seed),
+    "hard": lambda seed: _level("hard", seed),
+    "expert": lambda seed: _level("expert", seed),
 }

@@ -3,12 +3,15 @@
 The `funkoverse match` command is a shell around `run_match`; tests and experiments call
 it directly. A game is fixed by its seed: the dice come from the game's generator, each
 agent gets its own generator seeded from the game's seed, and budgets are counted in
-simulations, so a match gives the same result on any machine.
+positions searched, not seconds, so a match gives the same result on any machine and with
+any number of worker processes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -22,15 +25,33 @@ from funkoverse.rules.game import Game
 from funkoverse.rules.state import CHANCE, Setup
 
 DEFAULT_MAX_ROUNDS = 30
-FIRST_GAME_SCENARIO = "first-knockout"
 
 
-def build_setup(scenario: str | None, map_id: str | None, first_player: str | None) -> Setup:
-    """The setup a match plays: the one place that turns --scenario and --map into a setup
-    (to be switched to a scenario registry once the scenarios land)."""
-    if scenario not in (None, FIRST_GAME_SCENARIO):
-        raise UserError(f"unknown scenario '{scenario}'; known: {FIRST_GAME_SCENARIO}")
-    return first_game(map_id=map_id or FIRST_GAME_MAP, first_player=first_player)
+def build_setup(
+    scenario: str | None,
+    map_id: str | None,
+    first_player: str | None,
+    seed: int = 0,
+    size: int | None = None,
+) -> Setup:
+    """The setup a match plays: the one place that turns --scenario, --map and --size into a
+    setup. Without a scenario, the first game (`first_game`, two basic characters a side);
+    with one, that scenario from the registry, its teams (and its map, when not given) drawn
+    from `seed`."""
+    if scenario is None:
+        if size not in (None, 2):
+            raise UserError("--size needs --scenario: the first game has two characters a side")
+        return first_game(map_id=map_id or FIRST_GAME_MAP, first_player=first_player)
+    from funkoverse.content.scenarios import scenario as find_scenario
+    from funkoverse.content.setups import scenario_setup
+
+    if size not in (None, 2, 3):
+        raise UserError(f"--size must be 2 or 3 characters a side, not {size}")
+    setup, _ = scenario_setup(random.Random(seed), find_scenario(scenario), map_id, size=size)
+    sides = [t.side for t in setup.teams]
+    if first_player in sides and setup.first_player is None:
+        setup = dataclasses.replace(setup, first_player=first_player)
+    return setup
 
 
 def make_agent(name: str, seed: int) -> Agent:
@@ -41,50 +62,34 @@ def make_agent(name: str, seed: int) -> Agent:
     return factory(seed)
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """One game of a match: who plays which side, who goes first, the seed."""
-
-    index: int
-    a: str
-    b: str
-    a_side: str
-    first_player: str
-    seed: int
-    scenario: str | None
-    map_id: str | None
-    max_rounds: int
+# ------------------------------------------------------------------ one game
 
 
 @dataclass
-class GameResult:
-    index: int
-    a_side: str
-    winner: str | None  # a side, or None when stopped at the round limit
-    rounds: int
-    decisions: dict[str, int] = field(default_factory=dict)  # by agent: "a", "b"
-    seconds: dict[str, float] = field(default_factory=dict)
-    log: list[str] = field(default_factory=list)  # every choice, chance outcomes included
+class Thinking:
+    """How long one side's agent thought: per decision and per whole turn."""
 
-    @property
-    def outcome(self) -> str:
-        """'a', 'b' or 'draw'."""
-        if self.winner is None:
-            return "draw"
-        return "a" if self.winner == self.a_side else "b"
+    decisions: int = 0
+    seconds: float = 0.0
+    turns: list[float] = field(default_factory=list)  # seconds, one entry a turn
+
+    def add(self, other: Thinking) -> None:
+        self.decisions += other.decisions
+        self.seconds += other.seconds
+        self.turns.extend(other.turns)
 
 
 def play(
     game: Game,
     agents: Mapping[str, Agent],
     max_rounds: int = DEFAULT_MAX_ROUNDS,
-    seconds: dict[str, float] | None = None,
-    decisions: dict[str, int] | None = None,
+    thinking: dict[str, Thinking] | None = None,
 ) -> bool:
     """Play `game` on with an agent for each side, chance drawn by the game's generator, to
-    the end or the round limit (then True). Each answer is checked against the legal
-    choices; `seconds` and `decisions` (by side) add up the agents' thinking."""
+    the end or past the round limit (then True). Each answer is checked against the legal
+    choices; `thinking` (by side) adds up how long the agents took."""
     state = game.state
+    turn: tuple[str, int] | None = None
     while not game.over:
         if state.round > max_rounds:
             return True
@@ -97,38 +102,87 @@ def play(
         choices = engine.legal_choices(state)
         t0 = time.perf_counter()
         choice = agent.choose(state, list(choices))
-        if seconds is not None:
-            seconds[decider] = seconds.get(decider, 0.0) + time.perf_counter() - t0
-        if decisions is not None:
-            decisions[decider] = decisions.get(decider, 0) + 1
+        spent = time.perf_counter() - t0
+        if thinking is not None:
+            t = thinking.setdefault(decider, Thinking())
+            t.decisions += 1
+            t.seconds += spent
+            if turn == (decider, state.turns) and t.turns:
+                t.turns[-1] += spent
+            else:
+                t.turns.append(spent)
+            turn = (decider, state.turns)
         if choice not in choices:
             raise RuntimeError(f"agent {agent.name} chose '{choice}', not a legal choice")
         game.play(choice)
     return False
 
 
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of a match: who plays which seat, who goes first, the seeds."""
+
+    index: int
+    a: str
+    b: str
+    a_seat: int  # A plays this seat (index into the setup's seats); B plays all the others
+    first_seat: int
+    seed: int  # the dice and the agents
+    setup_seed: int  # the teams and map a scenario draws: one draw for a block of games
+    scenario: str | None
+    map_id: str | None
+    max_rounds: int
+    size: int | None = None
+
+
+@dataclass
+class GameResult:
+    index: int
+    a_side: str
+    winner: str | None  # a side, or None when stopped at the round limit
+    rounds: int
+    thinking: dict[str, Thinking] = field(default_factory=dict)  # by agent: "a", "b"
+    log: list[str] = field(default_factory=list)  # every choice, chance outcomes included
+
+    @property
+    def outcome(self) -> str:
+        """'a', 'b' or 'draw'."""
+        if self.winner is None:
+            return "draw"
+        return "a" if self.winner == self.a_side else "b"
+
+
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game of a match to the end or to the round limit."""
-    setup = build_setup(spec.scenario, spec.map_id, spec.first_player)
+    probe = build_setup(spec.scenario, spec.map_id, None, spec.setup_seed, spec.size)
+    seats = tuple(t.side for t in probe.teams)
+    first = seats[spec.first_seat % len(seats)] if probe.first_player is None else None
+    setup = build_setup(spec.scenario, spec.map_id, first, spec.setup_seed, spec.size)
     game = Game(setup, spec.seed)
-    b_side = next(s for s in game.state.seats if s != spec.a_side)
+    a_side = seats[spec.a_seat % len(seats)]
     agents = {
-        spec.a_side: make_agent(spec.a, spec.seed * 2 + 1),
-        b_side: make_agent(spec.b, spec.seed * 2 + 2),
+        side: make_agent(spec.a, spec.seed * 8 + 1)
+        if side == a_side
+        else make_agent(spec.b, spec.seed * 8 + 2 + i)
+        for i, side in enumerate(seats)
     }
-    seconds: dict[str, float] = {}
-    decisions: dict[str, int] = {}
-    stopped = play(game, agents, spec.max_rounds, seconds, decisions)
+    by_side: dict[str, Thinking] = {}
+    stopped = play(game, agents, spec.max_rounds, by_side)
     state = game.state
+    thinking = {"a": Thinking(), "b": Thinking()}
+    for side, t in by_side.items():
+        thinking["a" if side == a_side else "b"].add(t)
     return GameResult(
         spec.index,
-        spec.a_side,
+        a_side,
         None if stopped else state.winner,
         min(state.round, spec.max_rounds),
-        {"a": decisions.get(spec.a_side, 0), "b": decisions.get(b_side, 0)},
-        {"a": seconds.get(spec.a_side, 0.0), "b": seconds.get(b_side, 0.0)},
+        thinking,
         list(game.log),
     )
+
+
+# ------------------------------------------------------------------ a match
 
 
 def game_specs(
@@ -139,28 +193,31 @@ def game_specs(
     scenario: str | None = None,
     map_id: str | None = None,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
-    seats: tuple[str, str] = ("dark", "light"),
+    size: int | None = None,
 ) -> list[GameSpec]:
-    """N games with A's side alternating every game and the first player every two games, so
-    each block of four plays every combination once."""
+    """N games with A's seat changing every game and the first player every two games; each
+    block of four games shares one draw of teams and map, so that both agents play both
+    sides of it, first and second."""
     return [
         GameSpec(
-            i,
-            a,
-            b,
-            seats[i % 2],
-            seats[(i // 2) % 2],
-            seed * 100_003 + i,
-            scenario,
-            map_id,
-            max_rounds,
+            index=i,
+            a=a,
+            b=b,
+            a_seat=i % 2,
+            first_seat=(i // 2) % 2,
+            seed=seed * 100_003 + i,
+            setup_seed=seed * 100_003 + i // 4,
+            scenario=scenario,
+            map_id=map_id,
+            max_rounds=max_rounds,
+            size=size,
         )
         for i in range(games)
     ]
 
 
 def run_games(specs: list[GameSpec], workers: int = 1) -> Iterator[GameResult]:
-    """Results in the order the games finish (one process, or a pool of `workers`)."""
+    """Results in the order of the specs (one process, or a pool of `workers`)."""
     if workers <= 1 or len(specs) <= 1:
         for spec in specs:
             yield play_game(spec)
@@ -178,7 +235,7 @@ class MatchSummary:
     a_rate: float
     ci95: tuple[float, float]
     avg_rounds: float
-    seconds_per_decision: dict[str, float]
+    thinking: dict[str, Thinking]  # by agent: "a", "b"
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -190,6 +247,18 @@ class MatchSummary:
             "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
             "avg_rounds": round(self.avg_rounds, 2),
         }
+
+    def per_decision(self, who: str) -> float:
+        t = self.thinking[who]
+        return t.seconds / t.decisions if t.decisions else 0.0
+
+    def per_turn(self, who: str) -> tuple[float, float, float]:
+        """Seconds of thinking in a whole turn: mean, 95th percentile, most."""
+        turns = sorted(self.thinking[who].turns)
+        if not turns:
+            return (0.0, 0.0, 0.0)
+        p95 = turns[min(len(turns) - 1, int(0.95 * len(turns)))]
+        return (sum(turns) / len(turns), p95, turns[-1])
 
 
 def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -212,8 +281,10 @@ def summarize(results: Iterable[GameResult]) -> MatchSummary:
     b = sum(1 for r in results if r.outcome == "b")
     d = n - a - b
     score = a + d / 2
-    decisions = {k: sum(r.decisions.get(k, 0) for r in results) for k in ("a", "b")}
-    seconds = {k: sum(r.seconds.get(k, 0.0) for r in results) for k in ("a", "b")}
+    thinking = {"a": Thinking(), "b": Thinking()}
+    for r in results:
+        for who, t in r.thinking.items():
+            thinking[who].add(t)
     return MatchSummary(
         n,
         a,
@@ -222,7 +293,7 @@ def summarize(results: Iterable[GameResult]) -> MatchSummary:
         score / n if n else 0.0,
         wilson(score, n),
         sum(r.rounds for r in results) / n if n else 0.0,
-        {k: seconds[k] / decisions[k] if decisions[k] else 0.0 for k in ("a", "b")},
+        thinking,
     )
 
 
@@ -235,12 +306,13 @@ def run_match(
     map_id: str | None = None,
     workers: int = 1,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
+    size: int | None = None,
     progress: Callable[[GameResult], None] | None = None,
 ) -> MatchSummary:
     """Play a match and summarize it; checks the names and numbers first (UserError)."""
     check_match(a, b, games, workers, max_rounds)
-    build_setup(scenario, map_id, None)  # a bad scenario or map: one line, before any game
-    specs = game_specs(a, b, games, seed, scenario, map_id, max_rounds)
+    build_setup(scenario, map_id, None, seed, size)  # bad scenario or map: one line, no game
+    specs = game_specs(a, b, games, seed, scenario, map_id, max_rounds, size)
     results = []
     for result in run_games(specs, workers):
         results.append(result)

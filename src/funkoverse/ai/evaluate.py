@@ -1,25 +1,32 @@
 """How good a position is for each side: a static estimate of every seat's chance to win.
 
-The search agents look a few decisions ahead and then ask this module. It reads only
-what the generic engine API shows (pieces, squares, standing, exhausted, pools, cooldown
-tracks, points and the scenario's target, whose turn it is), so it scores any scenario and
-any number of sides. It knows the basic actions every character has (move 2, challenge an
-adjacent rival with 2 dice, assist, rally, interact); abilities and items are left to the
-search, which sees them through `legal_choices`.
+The agents look some decisions ahead and then ask this module. It reads only what the
+generic engine API shows (pieces, squares, standing, exhausted, pools, cooldown tracks,
+points and the scenario's target, whose turn it is, the turn order), so it scores any
+scenario and any number of sides. It knows the basic actions every character has (move 2,
+challenge an adjacent rival with 2 dice, assist, rally, interact) and asks the scenario
+what a knock-out is worth; abilities and items are left to the search, which sees them
+through `legal_choices`.
 
-The estimate is built in two parts:
+Every estimate starts from a *score* per side in logit units (the log-odds scale of a win
+probability): points and the share of the scenario's target they make, characters knocked
+down and knocked out, ability tokens in the pool and on the cooldown track, and how far the
+side's nearest character is from an objective (a point marker, a rival's flag, a control
+marker not showing its color). Then the *next turns* are looked at: who acts next (the
+active character with the actions it has left, then the sides in turn order, across the
+end of a round, where the First Player marker passes and a side may take two turns in a
+row, which count as one), and what each of those turns can do with its characters' basic
+actions: the exact chance to win each challenge it can reach, so the chance to knock a
+rival down or out, and to win the game by it; or standing an ally up; or interacting with
+a point marker. Two ways to use them:
 
-* a *score* per side in logit units (the log-odds scale of a win probability): points and
-  the distance to the scenario's target, characters knocked down and knocked out, ability
-  tokens in the pool and on the cooldown track, a small term for being close to the
-  objectives;
-* the *next turns*: who acts next (the active character with the actions it has left, then
-  the sides in turn order, across the end of a round, where the First Player marker passes
-  and a side may take two turns in a row), and what each of those turns threatens: the
-  exact chance of winning the challenges it can reach, of knocking a rival down or out, of
-  winning the game by a knock-out; or standing an ally up, or interacting with a point
-  marker. The chance that a turn wins the game outright is combined in probability space
-  (a race of turns); the rest of its expected gain is added to the score.
+* `NEXT_TURNS` (the greedy agent's): each of the next three turns' best plan is weighed
+  (1, 1/2, 1/4) into the score, and a plan that may win the game outright enters as a race
+  of turns in probability space;
+* `RACE` (the search agents'): the next six turns are played out on the chances alone, each
+  side in turn doing its best plan against every character's chance to be standing,
+  knocked down or knocked out, attackers ending beside their targets, so that a knock-down
+  followed by a rival's two turns in a row is seen for what it is.
 """
 
 from __future__ import annotations
@@ -57,12 +64,14 @@ class Weights:
     turn_weights: tuple[float, ...] = (1.0, 0.5, 0.25)  # how much the next turns count
     win_weights: tuple[float, ...] = (1.0, 0.55, 0.3)  # same, for a turn that wins the game
     race: bool = True  # play the next turns out as a race (else: weigh each turn's plan)
-    race_groups: int = 6  # turns of one side in a row count as one
+    race_groups: int = 6  # turns played out (turns of one side in a row count as one)
     decay: float = 0.8  # the chance a plan a turn further ahead still happens
     recover: float = 1.5  # standing an ally up, per knocked-down character
 
 
-DEFAULT_WEIGHTS = Weights()
+RACE = Weights()
+NEXT_TURNS = Weights(race=False)
+DEFAULT_WEIGHTS = RACE
 
 
 # ------------------------------------------------------------------ static map tables
@@ -240,6 +249,13 @@ class Evaluator:
             out[t.id] = 0.0
             pos[t.id] = t.square
         won = dict.fromkeys(seats, 0.0)
+        gained = dict.fromkeys(seats, 0.0)  # points from interacting, expected
+        taken: set[str] = set()
+        markers = [
+            m
+            for m in state.pieces.values()
+            if m.kind is Kind.MARKER and m.square is not None and _point(m)
+        ]
         groups: list[list[_Turn]] = []
         for turn in self._upcoming(view):
             if groups and groups[-1][0].side == turn.side:
@@ -310,9 +326,33 @@ class Evaluator:
                 ):
                     best_value = value
                     best_plan = ("recover", xid)
+            for m in markers:
+                if m.id in taken:
+                    continue
+                value = e * self._points_value(state, side, 1)
+                if value <= best_value:
+                    break
+                assert m.square is not None
+                user = next(
+                    (
+                        aid
+                        for budget in budgets
+                        for aid, k in budget
+                        if stand[aid] > 0.5 and k - moves[pos[aid]][m.square] >= 1
+                    ),
+                    None,
+                )
+                if user is not None:
+                    best_value = value
+                    best_plan = ("interact", m.id, user, e, m.square)
             if best_plan is None:
                 continue
-            if best_plan[0] == "attack":
+            if best_plan[0] == "interact":
+                _, mid, user, e, square = best_plan
+                taken.add(mid)
+                gained[side] += e
+                pos[user] = square
+            elif best_plan[0] == "attack":
                 _, did, ko, kd, qc, e, wins, attackers = best_plan
                 hit = e * (1.0 - qc)
                 stand_d, down_d = stand[did], down[did]
@@ -332,10 +372,11 @@ class Evaluator:
         target = state.setup.scenario.points_to_win(state)
         for side in seats:
             s = state.sides[side]
+            have = s.points + gained[side]
             if target:
-                scores[side] += w.points * min(s.points, target) / target
+                scores[side] += w.points * min(have, target) / target
             else:
-                scores[side] += w.raw_point * s.points
+                scores[side] += w.raw_point * have
             scores[side] += w.pool_token * sum(s.pool.values())
             for slot in s.track:
                 for kind, _ in slot:
@@ -346,8 +387,7 @@ class Evaluator:
                     scores[side] -= w.knocked_down * down[pc.id] + w.knocked_out * out[pc.id]
                 elif pc.placed:
                     scores[side] -= w.knocked_out
-        if state.setup.scenario.point_markers:
-            self._objectives(view, scores)
+        self._objectives(view, scores)
         base = _softmax([scores[s] for s in seats])
         return tuple(won[s] + live * b for s, b in zip(seats, base, strict=True))
 
@@ -378,8 +418,7 @@ class Evaluator:
                         scores[side] -= w.knocked_out
                 elif not p.standing:
                     scores[side] -= w.knocked_down
-        if state.setup.scenario.point_markers:
-            self._objectives(view, scores)
+        self._objectives(view, scores)
         for index, (_, (_, deltas)) in enumerate(plans):
             weight = w.turn_weights[min(index, len(w.turn_weights) - 1)]
             for side, g in deltas.items():
@@ -389,8 +428,10 @@ class Evaluator:
     # -- objectives ------------------------------------------------------------
 
     def _objectives(self, view: _View, scores: dict[str, float]) -> None:
+        """Markers on the map that are not a side's own (point markers, a rival's flag, a
+        control marker showing another color) draw that side's nearest standing character."""
         markers = [
-            p.square
+            (p.side, p.square)
             for p in view.state.pieces.values()
             if p.kind is Kind.MARKER and p.square is not None
         ]
@@ -398,9 +439,10 @@ class Evaluator:
             return
         moves = view.moves
         for side, chars in view.chars.items():
+            goals = [sq for owner, sq in markers if owner != side]
             mine = [p.square for p in chars if p.square is not None and p.standing]
-            if mine:
-                near = min(moves[a][m] for a in mine for m in markers)
+            if goals and mine:
+                near = min(moves[a][m] for a in mine for m in goals)
                 scores[side] -= self.w.objective * min(near, 6)
 
     # -- the next turns ----------------------------------------------------------
@@ -486,64 +528,7 @@ class Evaluator:
                     return side
         return None
 
-    def features(self, state: GameState, slots: int = 4) -> dict[str, list[float]]:
-        """Per side, the quantities the evaluation weighs (for fitting its weights)."""
-        view = _View(state)
-        plans = self._plans(view, slots)
-        moves = view.moves
-        target = state.setup.scenario.points_to_win(state)
-        out: dict[str, list[float]] = {}
-        for side in state.seats:
-            s = state.sides[side]
-            chars = view.chars[side]
-            ko = sum(1 for p in chars if p.square is None and p.placed)
-            kd = sum(1 for p in chars if p.square is not None and not p.standing)
-            track = sum(1 for slot in s.track for kind, _ in slot if kind == "token")
-            pts = min(s.points, target) / target if target else float(s.points)
-            mine: list[int] = [sq for p in chars if (sq := p.square) is not None and p.standing]
-            rivals: list[int] = [
-                sq for p in view.targets if p.side != side and (sq := p.square) is not None
-            ]
-            near = min((moves[a][b] for a in mine for b in rivals), default=6)
-            striking = sum(
-                1 for a in mine if any(moves[a][b] <= 1 for b in rivals)
-            )  # could challenge next action or after one move
-            exposed = sum(
-                1
-                for p in chars
-                if (sq := p.square) is not None and any(moves[b][sq] <= 1 for b in rivals)
-            )
-            cohesion = min(moves[mine[0]][mine[1]], 6) if len(mine) >= 2 else 6.0
-            fresh = sum(1 for p in chars if not p.exhausted and p.square is not None)
-            win = [0.0] * slots
-            delta = [0.0] * slots
-            acting = 0.0
-            double = 0.0
-            for j, (who, (w, deltas)) in enumerate(plans[:slots]):
-                if who == side:
-                    win[j] = w
-                delta[j] = deltas.get(side, 0.0)
-            if plans and plans[0][0] == side:
-                acting = 1.0
-            out[side] = [
-                ko,
-                kd,
-                sum(s.pool.values()),
-                track,
-                pts,
-                *win,
-                *delta,
-                acting,
-                double,
-                min(near, 6),
-                striking,
-                exposed,
-                cohesion,
-                fresh,
-            ]
-        return out
-
-    def _plans(self, view: _View, slots: int | None = None) -> list[tuple[str, Plan]]:
+    def _plans(self, view: _View) -> list[tuple[str, Plan]]:
         """The best plan of each of the next super-turns (consecutive turns of one side merged):
         (side, (chance to win the game in it, score changes by side apart from that))."""
         merged: list[list[_Turn]] = []
@@ -554,7 +539,7 @@ class Evaluator:
                 merged.append([t])
         return [
             (group[0].side, self._best_plan(view, group))
-            for group in merged[: slots or len(self.w.turn_weights)]
+            for group in merged[: len(self.w.turn_weights)]
         ]
 
     def _best_plan(self, view: _View, group: list[_Turn]) -> Plan:
@@ -621,7 +606,7 @@ class Evaluator:
             value = self._points_value(state, side, 1)
             if value > best_value:
                 for m in state.pieces.values():
-                    if m.kind is not Kind.MARKER or m.square is None:
+                    if m.kind is not Kind.MARKER or m.square is None or not _point(m):
                         continue
                     if any(
                         piece.standing and k - moves[piece.square][m.square] >= 1  # type: ignore[index]
@@ -687,6 +672,12 @@ class Evaluator:
             self._ko_cache.clear()
         self._ko_cache[key] = result
         return result
+
+
+def _point(piece: Piece) -> bool:
+    """A point marker (the engine's ids: "point-A"), the one thing every scenario lets any
+    character interact with."""
+    return piece.id.startswith("point-")
 
 
 def _after(seats: Sequence[str], side: str) -> str:

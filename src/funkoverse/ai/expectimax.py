@@ -1,20 +1,31 @@
 """The turn-deep expectimax agent: whole turns ahead, every side playing its best turn.
 
-A position's value is a vector: every seat's estimated chance to win. The search counts
-in whole turns:
+A position's value is a vector, every seat's estimated chance to win, and the search
+counts in whole turns (a turn is the chain of decisions of one side: which character, its
+actions, the parts of its abilities):
 
-* `depth=1` values a position by letting the side whose turn it is play the rest of its
-  turn as the greedy agent would (the best end of the turn by the evaluator, exact
-  expectation at every roll) and scoring where that turn ends;
-* `depth=d` lets the deciding side search its turn with, at every one of its decisions,
-  the `width` choices best by the depth-1 value looked at again by the depth-`d` value,
-  where the end of the turn is valued at depth `d-1` (the next side's reply).
+* at depth 1 the side whose turn it is plays the rest of its turn as the greedy agent
+  would (the best end of the turn by the evaluator, exact expectation at every roll) and
+  the position is valued where that turn ends;
+* at depth d the deciding side looks at every choice at depth 1 and at the `width` best
+  of them again at depth d, where the end of its turn is valued at depth d - 1: the next
+  side's reply, searched the same way.
 
-Chance nodes are expanded with their exact probabilities (never sampled). Every value is
-kept in a table keyed by `(depth, turn, state.key())`, so transpositions are searched
-once and the next decision of a game starts from what the last one found. Every leaf is
-scored at the same point of a turn cycle, so lines of different lengths are never
-compared against one another.
+Each side maximizes its own chance, so free-for-all works as two sides do. Chance nodes
+are expanded with their exact probabilities from `engine.chance_outcomes`, never sampled.
+Every value is kept in a table keyed by `(depth, turn, state.key())`, so a position reached
+by two orders of the same moves is searched once, and the next decision of the same turn
+starts from the values the last one found (the tree is reused, not rebuilt).
+
+Every leaf is scored at the same point of the cycle of turns (after `depth` whole turns),
+so lines of different lengths are never compared: a best-first tree that mixes depths
+compares a position where one side has just moved with one where the other has, and the
+evaluation's sense of whose turn is next then biases it (see docs/ai.md).
+
+The budget is the depth and the widths, so the work is fixed by the position, not by the
+machine. `max_positions` is a safety limit for positions with very many choices: past it,
+the decision finishes with one-turn values (still deterministic: positions are counted,
+not seconds).
 """
 
 from __future__ import annotations
@@ -27,11 +38,14 @@ from funkoverse.rules import engine
 from funkoverse.rules.state import CHANCE, GameState
 
 Values = tuple[float, ...]
+Turn = tuple[int, str]
 _TABLE_LIMIT = 400_000
 
 
 class ExpectimaxAgent:
-    """Searches `depth` whole turns (its own, then each reply), `width` choices wide."""
+    """Searches `depth` whole turns (its own, then each reply), `width` choices wide at every
+    decision (`width` may be a tuple: one width for the turn being decided, one for the next,
+    and so on, the last repeating)."""
 
     name = "expectimax"
 
@@ -39,17 +53,19 @@ class ExpectimaxAgent:
         self,
         seed: int = 0,
         depth: int = 2,
-        width: int | tuple[int, ...] = 2,
+        width: int | tuple[int, ...] = 5,
         evaluator: Evaluator | None = None,
+        max_positions: int = 150_000,
     ) -> None:
         widths = (width,) if isinstance(width, int) else tuple(width)
         if depth < 1 or not widths or min(widths) < 1:
             raise ValueError("depth and widths must be at least 1")
         self.rng = random.Random(seed)
         self.depth = depth
-        # widths[0] for the turn being decided, widths[1] for the next, ... (the last repeats)
         self.widths = widths
         self.evaluator = evaluator or Evaluator()
+        self.max_positions = max_positions
+        self.positions = 0  # positions generated for the current decision
         self._table: dict[tuple[object, ...], Values] = {}
         self._evals: dict[object, Values] = {}
 
@@ -69,9 +85,9 @@ class ExpectimaxAgent:
         return self.rank(state, choices)[:top]
 
     def rank(self, state: GameState, choices: list[str]) -> list[tuple[str, float]]:
-        """Every choice with its value for the decider, best first: the `width` best by the
-        one-turn value are searched `depth` turns deep and come first; the others keep
-        their one-turn value."""
+        """Every choice with its value (the decider's chance to win), best first. The `width`
+        best by the one-turn value are searched `depth` turns deep and come first; the others
+        follow with their one-turn value (capped at the last deep one, so the order holds)."""
         side = engine.decider(state)
         if side is None or side == CHANCE:
             return [(c, 0.0) for c in choices]
@@ -81,34 +97,30 @@ class ExpectimaxAgent:
             self._table.clear()
         if len(self._evals) > _TABLE_LIMIT:
             self._evals.clear()
-        children = []
-        for choice in choices:
-            child = view.copy()
-            engine.apply_unchecked(child, choice)
-            children.append((choice, child))
+        self.positions = 0
         turn = (view.turns, side)
-        shallow = [(c, self._value(ch, 1, turn)[seat]) for c, ch in children]
+        children = [(c, self._child(view, c)) for c in choices]
+        shallow = [(c, self._value(child, 1, turn)[seat]) for c, child in children]
         if self.depth == 1:
-            deep = shallow
-        else:
-            order = sorted(range(len(children)), key=lambda i: -shallow[i][1])
-            keep = set(order[: self._width(self.depth)])
-            deep = []
-            for i, (choice, child) in enumerate(children):
-                if i in keep:
-                    deep.append((choice, self._value(child, self.depth, turn)[seat]))
-            # the choices not searched deep rank below those that were
-            rest = [(c, v) for i, (c, v) in enumerate(shallow) if i not in keep]
-            deep.sort(key=lambda cv: -cv[1])
-            rest.sort(key=lambda cv: -cv[1])
-            return deep + [(c, min(v, deep[-1][1])) for c, v in rest]
+            return sorted(shallow, key=lambda cv: -cv[1])
+        order = sorted(range(len(children)), key=lambda i: -shallow[i][1])
+        keep = order[: self._width(self.depth)]
+        deep = [(children[i][0], self._value(children[i][1], self.depth, turn)[seat]) for i in keep]
         deep.sort(key=lambda cv: -cv[1])
-        return deep
+        floor = deep[-1][1]
+        rest = [(shallow[i][0], min(shallow[i][1], floor)) for i in order[len(keep) :]]
+        return deep + rest
 
     # -- the search ------------------------------------------------------------
 
-    def _value(self, state: GameState, depth: int, turn: tuple[int, str]) -> Values:
-        """The value of `state` met during `turn` (its number and side), searched `depth`
+    def _child(self, state: GameState, choice: str) -> GameState:
+        child = state.copy()
+        engine.apply_unchecked(child, choice)
+        self.positions += 1
+        return child
+
+    def _value(self, state: GameState, depth: int, turn: Turn) -> Values:
+        """The value of `state` met during `turn` (its number and its side), searched `depth`
         turns. A change of decider counts as a new turn too (placing at setup, a rival's
         reaction in the middle of a turn)."""
         decider = engine.decider(state)
@@ -117,9 +129,7 @@ class ExpectimaxAgent:
         if decider == CHANCE:
             total = [0.0] * len(state.seats)
             for outcome, p in engine.chance_outcomes(state):
-                child = state.copy()
-                engine.apply_unchecked(child, outcome)
-                for i, v in enumerate(self._value(child, depth, turn)):
+                for i, v in enumerate(self._value(self._child(state, outcome), depth, turn)):
                     total[i] += float(p) * v
             return tuple(total)
         if (state.turns, decider) != turn:  # a new turn begins: one turn less to search
@@ -127,16 +137,14 @@ class ExpectimaxAgent:
                 return self._eval(state)
             depth -= 1
             turn = (state.turns, decider)
+        if depth > 1 and self.positions > self.max_positions:
+            depth = 1  # the safety limit: finish this decision with one-turn values
         key = (depth, turn, state.key())
         hit = self._table.get(key)
         if hit is not None:
             return hit
         seat = state.seats.index(decider)
-        children = []
-        for choice in engine.legal_choices(state):
-            child = state.copy()
-            engine.apply_unchecked(child, choice)
-            children.append(child)
+        children = [self._child(state, c) for c in engine.legal_choices(state)]
         if depth == 1:
             best = max((self._value(ch, 1, turn) for ch in children), key=lambda v: v[seat])
         else:

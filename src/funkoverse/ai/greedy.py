@@ -3,7 +3,8 @@
 From the decision it is asked, it searches the rest of its own turn's chain of decisions
 (which character, each action, the parts of an ability) with the exact expectation at
 every chance node (the challenge rolls), and scores each end of the turn with the
-evaluator. Values are the evaluator's estimate of its side's chance to win, so `explain`
+evaluator (by default `NEXT_TURNS`: material, points, tokens, objectives, and the threats
+and exact odds of the challenges the next turns can make). Values are the evaluator's estimate of its side's chance to win, so `explain`
 reads as win probabilities. Positions met again inside the turn (two moves in another
 order) are looked up, not searched twice, and the table lasts for the whole turn: the
 second and third decisions of a turn cost next to nothing.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from funkoverse.ai.evaluate import Evaluator
+from funkoverse.ai.evaluate import NEXT_TURNS, Evaluator
 from funkoverse.ai.view import observe
 from funkoverse.rules import engine
 from funkoverse.rules.state import CHANCE, GameState
@@ -40,7 +41,7 @@ class GreedyAgent:
         if depth not in ("turn", "decision"):
             raise ValueError(f"depth must be 'turn' or 'decision', not {depth!r}")
         self.rng = random.Random(seed)
-        self.evaluator = evaluator or Evaluator()
+        self.evaluator = evaluator or Evaluator(NEXT_TURNS)
         self.depth = depth
         self.noise = noise
         self._memo: dict[tuple[object, ...], float] = {}

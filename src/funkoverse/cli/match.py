@@ -37,6 +37,12 @@ def register(sub: Any) -> None:
     p.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
     p.add_argument("--scenario", default=None, help="scenario id (default: the first game)")
     p.add_argument("--map", default=None, help="map id or map file (default: the first game's)")
+    p.add_argument(
+        "--size",
+        type=int,
+        default=None,
+        help="characters a side with --scenario: 2 or 3 (default: drawn from the seed)",
+    )
     p.add_argument("--seed", type=int, default=0, help="fixes every game of the match")
     p.add_argument(
         "--workers", type=int, default=1, help="processes to play in (default: %(default)s)"
@@ -53,9 +59,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_match(args.a, args.b, args.games, args.workers, args.max_rounds)
-    build_setup(args.scenario, args.map, None)  # unknown scenario or map: one line, no game
+    build_setup(args.scenario, args.map, None, args.seed, args.size)  # bad input: one line
     specs = game_specs(
-        args.a, args.b, args.games, args.seed, args.scenario, args.map, args.max_rounds
+        args.a, args.b, args.games, args.seed, args.scenario, args.map, args.max_rounds, args.size
     )
     results: list[GameResult] = []
     if sys.stderr.isatty() and args.games > 1:
@@ -90,5 +96,9 @@ def _print(args: argparse.Namespace, s: MatchSummary) -> None:
     print(f"  draws   {s.draws:>6}  (stopped after {args.max_rounds} rounds)")
     print(f"  A's win rate {s.a_rate * 100:.1f}%  (95% CI {lo * 100:.1f}%-{hi * 100:.1f}%)")
     print(f"  average length {s.avg_rounds:.1f} rounds")
-    a, b = s.seconds_per_decision["a"], s.seconds_per_decision["b"]
-    print(f"  thinking per decision: A {a * 1000:.1f} ms, B {b * 1000:.1f} ms")
+    for who, name in (("a", args.a), ("b", args.b)):
+        mean, p95, most = s.per_turn(who)
+        print(
+            f"  {name} ({who.upper()}) thinks {s.per_decision(who) * 1000:.1f} ms a decision, "
+            f"{mean:.2f} s a turn (95% of turns under {p95:.2f} s, longest {most:.2f} s)"
+        )
