@@ -70,14 +70,21 @@ def _mcts(seed: int) -> Agent:
 
 
 def _expectimax(seed: int) -> Agent:
+    from funkoverse.ai.evaluate import ROUND_END, Evaluator
     from funkoverse.ai.expectimax import ExpectimaxAgent
 
-    return ExpectimaxAgent(seed, depth=HARD[0], width=HARD[1])
+    return ExpectimaxAgent(
+        seed,
+        depth=2,
+        width=EXPERT_WIDTH,
+        evaluator=Evaluator(ROUND_END),
+        max_positions=EXPERT_POSITIONS,
+    )
 
 
 def _level(name: str, seed: int) -> Agent:
     """The difficulty levels, mapped onto the agents (docs/ai.md gives the strength of each)."""
-    from funkoverse.ai.expectimax import ExpectimaxAgent
+    from funkoverse.ai.evaluate import ROUND_END, Evaluator
     from funkoverse.ai.greedy import GreedyAgent
 
     agent: Agent
@@ -86,16 +93,17 @@ def _level(name: str, seed: int) -> Agent:
     elif name == "normal":
         agent = GreedyAgent(seed)
     elif name == "hard":
-        agent = ExpectimaxAgent(seed, depth=HARD[0], width=HARD[1])
+        agent = GreedyAgent(seed, evaluator=Evaluator(ROUND_END), beam=HARD_BEAM)
     else:
-        agent = ExpectimaxAgent(seed, depth=EXPERT[0], width=EXPERT[1])
+        agent = _expectimax(seed)
     agent.name = name
     return agent
 
 
 EASY_NOISE = 0.2  # easy: one decision ahead, and one decision in five at random
-HARD = (2, 5)  # hard: two whole turns (its own and the reply), 5 choices wide
-EXPERT = (3, (5, 2))  # expert: three whole turns, 5 choices wide in its own, 2 in the reply's
+HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, and the round end
+EXPERT_WIDTH = (3, 2)  # expert: two whole turns (its own, then the reply), 3 and 2 choices wide
+EXPERT_POSITIONS = 15_000  # past this many positions, expert finishes on one-turn values
 MCTS_SIMULATIONS = 200
 
 AGENTS: dict[str, Callable[[int], Agent]] = {

@@ -41,6 +41,7 @@ from funkoverse.rules.board import Board
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.frames import RoundEndFrame
 from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
+from funkoverse.rules.scenario import FLAG_POINTS
 from funkoverse.rules.state import CHANCE, GameState, Phase, Piece
 
 BASIC_MOVE = 2  # squares a basic move covers
@@ -67,10 +68,14 @@ class Weights:
     race_groups: int = 6  # turns played out (turns of one side in a row count as one)
     decay: float = 0.8  # the chance a plan a turn further ahead still happens
     recover: float = 1.5  # standing an ally up, per knocked-down character
+    # Flags: the share of a return's points counted for a standing character that is beside
+    # the rival's flag now, one move action from it, two (0: the round end is not looked at)
+    flag_return: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 RACE = Weights()
 NEXT_TURNS = Weights(race=False)
+ROUND_END = Weights(race=False, flag_return=(0.7, 0.35, 0.15))
 DEFAULT_WEIGHTS = RACE
 
 
@@ -444,6 +449,42 @@ class Evaluator:
             if goals and mine:
                 near = min(moves[a][m] for a in mine for m in goals)
                 scores[side] -= self.w.objective * min(near, 6)
+        if self.w.flag_return[0] and view.state.setup.scenario.flags:
+            self._flag_returns(view, scores)
+
+    def _flag_returns(self, view: _View, scores: dict[str, float]) -> None:
+        """Flags: the points a side may expect when the round ends, from its standing
+        characters beside the rival's flag, or near enough to get there this round."""
+        state = view.state
+        flags = [
+            (p.side, p.square)
+            for p in state.pieces.values()
+            if p.id.startswith("flag-") and p.square is not None
+        ]
+        moves = view.moves
+        shares = self.w.flag_return
+        for side, chars in view.chars.items():
+            goals = [sq for owner, sq in flags if owner != side]
+            if not goals:
+                continue
+            expected = 0.0
+            for p in chars:
+                if p.square is None or not p.standing:
+                    continue
+                near = min(moves[p.square][g] for g in goals)
+                if near == 0:
+                    expected += shares[0]
+                elif near <= 2 and not p.exhausted:
+                    expected += shares[near]
+            if expected:
+                scores[side] += self._expected_points_value(state, side, FLAG_POINTS * expected)
+
+    def _expected_points_value(self, state: GameState, side: str, points: float) -> float:
+        target = state.setup.scenario.points_to_win(state)
+        if target:
+            have = state.sides[side].points
+            return self.w.points * max(0.0, min(points, target - have)) / target
+        return self.w.raw_point * points
 
     # -- the next turns ----------------------------------------------------------
 
@@ -464,7 +505,8 @@ class Evaluator:
                 piece = state.pieces[state.active]
                 current = piece.side
                 exhausted.add(piece.id)
-                turns.append(_Turn(current, [(piece, state.actions_left)], False))
+                on_map = piece.square is not None  # not knocked out in its own turn
+                turns.append(_Turn(current, [(piece, state.actions_left)] if on_map else [], False))
             elif state.to_act is not None:
                 current = state.to_act
                 turns.append(_Turn(current, self._fresh(view, current, exhausted), False))

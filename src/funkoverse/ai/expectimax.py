@@ -40,6 +40,8 @@ from funkoverse.rules.state import CHANCE, GameState
 Values = tuple[float, ...]
 Turn = tuple[int, str]
 _TABLE_LIMIT = 400_000
+BEAM = 4  # the choices searched on to the end of a turn at each of its decisions
+BEAM_POSITIONS = 3_000  # past this many positions in one decision, the beam narrows to one
 
 
 class ExpectimaxAgent:
@@ -56,6 +58,7 @@ class ExpectimaxAgent:
         width: int | tuple[int, ...] = 5,
         evaluator: Evaluator | None = None,
         max_positions: int = 150_000,
+        beam: int | None = BEAM,
     ) -> None:
         widths = (width,) if isinstance(width, int) else tuple(width)
         if depth < 1 or not widths or min(widths) < 1:
@@ -65,6 +68,7 @@ class ExpectimaxAgent:
         self.widths = widths
         self.evaluator = evaluator or Evaluator()
         self.max_positions = max_positions
+        self.beam = beam
         self.positions = 0  # positions generated for the current decision
         self._table: dict[tuple[object, ...], Values] = {}
         self._evals: dict[object, Values] = {}
@@ -146,7 +150,7 @@ class ExpectimaxAgent:
         seat = state.seats.index(decider)
         children = [self._child(state, c) for c in engine.legal_choices(state)]
         if depth == 1:
-            best = max((self._value(ch, 1, turn) for ch in children), key=lambda v: v[seat])
+            best = self._rest_of_turn(children, seat, turn)
         else:
             shallow = [self._value(ch, 1, turn)[seat] for ch in children]
             order = sorted(range(len(children)), key=lambda i: -shallow[i])
@@ -156,6 +160,28 @@ class ExpectimaxAgent:
             )
         self._table[key] = best
         return best
+
+    def _rest_of_turn(self, children: list[GameState], seat: int, turn: Turn) -> Values:
+        """The best end of the turn from one of `children`: a child where the turn is over is
+        valued as it stands; the others are ordered by their value as they stand (the
+        evaluator reads a turn in progress: the actions the active character has left) and
+        the `beam` best are searched on to the end of the turn."""
+        ended: list[Values] = []
+        going: list[tuple[float, GameState]] = []
+        for child in children:
+            decider = engine.decider(child)
+            if decider is None or (decider != CHANCE and (child.turns, decider) != turn):
+                ended.append(self._eval(child))
+            else:
+                going.append((self._eval(child)[seat], child))
+        beam = self.beam
+        if beam is not None and self.positions > BEAM_POSITIONS:
+            beam = 1  # a turn of very many decisions: finish it on the values as they stand
+        if beam is not None and len(going) > beam:
+            going.sort(key=lambda vc: -vc[0])
+            del going[beam:]
+        searched = [self._value(child, 1, turn) for _, child in going]
+        return max(ended + searched, key=lambda v: v[seat])
 
     def _width(self, depth: int) -> int:
         level = self.depth - depth
