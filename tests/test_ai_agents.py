@@ -10,11 +10,12 @@ from funkoverse.ai.evaluate import Evaluator
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
 from funkoverse.ai.mcts import MCTSAgent
+from funkoverse.content.scenarios import scenario
 from funkoverse.content.setups import first_game
 from funkoverse.rules import engine
 from funkoverse.rules.game import Game
 from funkoverse.rules.state import CHANCE, GameState
-from positions import position
+from positions import board, position
 
 
 def _small_mcts(seed: int) -> Agent:
@@ -164,6 +165,7 @@ SEARCHERS = {
     "greedy": lambda seed: GreedyAgent(seed),
     "mcts": lambda seed: MCTSAgent(seed, simulations=60),
     "hard": AGENTS["hard"],
+    "expert": AGENTS["expert"],
 }
 
 
@@ -226,6 +228,41 @@ def test_goes_for_the_knock_out_with_a_move_and_a_challenge(name: str) -> None:
     assert first.startswith("move:")
     game.play(first)
     assert agent.choose(state, engine.legal_choices(state)) == "challenge:villager"
+
+
+@pytest.mark.parametrize("name", list(SEARCHERS))
+def test_grabs_the_last_point_marker(name: str) -> None:
+    """Flags with two characters a side is won at 6 points; at 5, the point marker two squares
+    from the priestess is the game: move beside it and interact ("immediately gain a point"),
+    rather than challenge the standing villager alongside."""
+    game = position(
+        dark={"priestess": "b2", "mad-scientist": "a1"},
+        light={"villager": "b3", "hyena-warrior": "f6"},
+        b=board(points={"A": "d3"}),
+        scenario=scenario("flags"),
+    )
+    game.state.sides["dark"].points = 5
+    taken = _turn(SEARCHERS[name](5), game, "dark")
+    assert "interact:point-A" in taken
+    assert game.state.sides["dark"].points == 6
+
+
+@pytest.mark.parametrize("name", list(SEARCHERS))
+def test_does_not_leave_an_ally_to_a_likely_knock_out(name: str) -> None:
+    """The knocked-down priestess has had her turn this round and lies beside two standing
+    rivals: left there, both take their turns before she can stand, four challenges at
+    103/216 each, a 92.5% knock-out that wins them the first game. The mad scientist walks
+    over and stands her up (assist) instead of staying away."""
+    game = position(
+        dark={"priestess": "c3", "mad-scientist": "a1"},
+        light={"villager": "c4", "hyena-warrior": "d3"},
+        knocked_down=["priestess"],
+    )
+    game.state.pieces["priestess"].exhausted = True
+    p = 103 / 216
+    assert 1 - (1 - p) ** 4 > 0.9
+    _turn(SEARCHERS[name](6), game, "dark")
+    assert game.state.pieces["priestess"].standing
 
 
 def test_mcts_reuses_its_tree_between_decisions() -> None:

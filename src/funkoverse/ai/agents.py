@@ -103,7 +103,7 @@ def _level(name: str, seed: int) -> Agent:
 EASY_NOISE = 0.2  # easy: one decision ahead, and one decision in five at random
 HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, and the round end
 EXPERT_WIDTH = (3, 2)  # expert: two whole turns (its own, then the reply), 3 and 2 choices wide
-EXPERT_POSITIONS = 15_000  # past this many positions, expert finishes on one-turn values
+EXPERT_POSITIONS = 8_000  # past this many positions, expert finishes on one-turn values
 MCTS_SIMULATIONS = 200
 
 AGENTS: dict[str, Callable[[int], Agent]] = {

@@ -41,7 +41,7 @@ Values = tuple[float, ...]
 Turn = tuple[int, str]
 _TABLE_LIMIT = 400_000
 BEAM = 4  # the choices searched on to the end of a turn at each of its decisions
-BEAM_POSITIONS = 3_000  # past this many positions in one decision, the beam narrows to one
+BEAM_POSITIONS = 3_000  # past this many positions in one turn's search, the beam narrows to one
 
 
 class ExpectimaxAgent:
@@ -104,7 +104,8 @@ class ExpectimaxAgent:
         self.positions = 0
         turn = (view.turns, side)
         children = [(c, self._child(view, c)) for c in choices]
-        shallow = [(c, self._value(child, 1, turn)[seat]) for c, child in children]
+        # the one-turn values of this decision's choices share one beam budget (origin 0)
+        shallow = [(c, self._value(child, 1, turn, 0)[seat]) for c, child in children]
         if self.depth == 1:
             return sorted(shallow, key=lambda cv: -cv[1])
         order = sorted(range(len(children)), key=lambda i: -shallow[i][1])
@@ -123,7 +124,7 @@ class ExpectimaxAgent:
         self.positions += 1
         return child
 
-    def _value(self, state: GameState, depth: int, turn: Turn) -> Values:
+    def _value(self, state: GameState, depth: int, turn: Turn, origin: int | None = None) -> Values:
         """The value of `state` met during `turn` (its number and its side), searched `depth`
         turns. A change of decider counts as a new turn too (placing at setup, a rival's
         reaction in the middle of a turn)."""
@@ -133,7 +134,8 @@ class ExpectimaxAgent:
         if decider == CHANCE:
             total = [0.0] * len(state.seats)
             for outcome, p in engine.chance_outcomes(state):
-                for i, v in enumerate(self._value(self._child(state, outcome), depth, turn)):
+                outcome_state = self._child(state, outcome)
+                for i, v in enumerate(self._value(outcome_state, depth, turn, origin)):
                     total[i] += float(p) * v
             return tuple(total)
         if (state.turns, decider) != turn:  # a new turn begins: one turn less to search
@@ -150,7 +152,9 @@ class ExpectimaxAgent:
         seat = state.seats.index(decider)
         children = [self._child(state, c) for c in engine.legal_choices(state)]
         if depth == 1:
-            best = self._rest_of_turn(children, seat, turn)
+            best = self._rest_of_turn(
+                children, seat, turn, self.positions if origin is None else origin
+            )
         else:
             shallow = [self._value(ch, 1, turn)[seat] for ch in children]
             order = sorted(range(len(children)), key=lambda i: -shallow[i])
@@ -161,7 +165,9 @@ class ExpectimaxAgent:
         self._table[key] = best
         return best
 
-    def _rest_of_turn(self, children: list[GameState], seat: int, turn: Turn) -> Values:
+    def _rest_of_turn(
+        self, children: list[GameState], seat: int, turn: Turn, origin: int
+    ) -> Values:
         """The best end of the turn from one of `children`: a child where the turn is over is
         valued as it stands; the others are ordered by their value as they stand (the
         evaluator reads a turn in progress: the actions the active character has left) and
@@ -175,12 +181,12 @@ class ExpectimaxAgent:
             else:
                 going.append((self._eval(child)[seat], child))
         beam = self.beam
-        if beam is not None and self.positions > BEAM_POSITIONS:
+        if beam is not None and self.positions - origin > BEAM_POSITIONS:
             beam = 1  # a turn of very many decisions: finish it on the values as they stand
         if beam is not None and len(going) > beam:
             going.sort(key=lambda vc: -vc[0])
             del going[beam:]
-        searched = [self._value(child, 1, turn) for _, child in going]
+        searched = [self._value(child, 1, turn, origin) for _, child in going]
         return max(ended + searched, key=lambda v: v[seat])
 
     def _width(self, depth: int) -> int:
