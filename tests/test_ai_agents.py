@@ -294,3 +294,31 @@ def test_the_evaluator_sees_a_won_game_and_sums_to_one() -> None:
     game.play("roll:win")
     assert game.state.winner == "dark"
     assert ev.values(game.state) == (1.0, 0.0)
+
+
+FLAG_ROWS = ("......", "....D.", "......", "......", ".L....", "......")  # flags e2 and b5
+
+
+def test_the_round_end_evaluation_counts_a_character_beside_the_rival_flag() -> None:
+    """Flags: "When a round ends ... standing characters ... on or adjacent to your opponent's
+    flag marker" may return for 2 points. The hard level's evaluation counts them; the basic
+    one only sees the distance to an objective."""
+    import dataclasses
+
+    from funkoverse.ai.evaluate import NEXT_TURNS, ROUND_END
+
+    flagged = dataclasses.replace(board(), layers={"flags": FLAG_ROWS})
+
+    def dark_value(weights: object, square: str) -> float:
+        game = position(
+            {"priestess": square, "mad-scientist": "a1"},
+            {"villager": "f6", "hyena-warrior": "e6"},
+            b=flagged,
+            scenario=scenario("flags"),
+        )
+        assert game.state.pieces["flag-light"].square == game.state.board.parse_label("b5")
+        return Evaluator(weights).values(game.state)[0]  # type: ignore[arg-type]
+
+    gain_round_end = dark_value(ROUND_END, "b4") - dark_value(ROUND_END, "f1")
+    gain_basic = dark_value(NEXT_TURNS, "b4") - dark_value(NEXT_TURNS, "f1")
+    assert gain_round_end > gain_basic + 0.05
