@@ -22,8 +22,14 @@ so lines of different lengths are never compared: a best-first tree that mixes d
 compares a position where one side has just moved with one where the other has, and the
 evaluation's sense of whose turn is next then biases it (see docs/ai.md).
 
-The budget is the depth and the widths, so the work is fixed by the position, not by the
-machine. `max_positions` is a safety limit for positions with very many choices: past it,
+Inside a turn, the search is a beam: at each decision the choices are ordered by their
+value as they stand, and the `beam` best are followed to the end of the turn (a choice
+that ends the turn is always counted); past `BEAM_POSITIONS` in one turn's search the beam
+narrows to one. A turn of tunnel tokens or a long ability then costs hundreds of positions,
+not tens of thousands.
+
+The budget is the depth, the widths and the beam, so the work is fixed by the position,
+not by the machine. `max_positions` is a safety limit for positions with very many choices: past it,
 the decision finishes with one-turn values (still deterministic: positions are counted,
 not seconds).
 """
