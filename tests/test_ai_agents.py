@@ -322,3 +322,20 @@ def test_the_round_end_evaluation_counts_a_character_beside_the_rival_flag() -> 
     gain_round_end = dark_value(ROUND_END, "b4") - dark_value(ROUND_END, "f1")
     gain_basic = dark_value(NEXT_TURNS, "b4") - dark_value(NEXT_TURNS, "f1")
     assert gain_round_end > gain_basic + 0.05
+
+
+def test_the_evaluation_reads_a_turn_whose_active_character_is_off_the_map() -> None:
+    """A character knocked out during its own turn leaves the map with actions unspent: the
+    next turns are read without it, not from a square it no longer has."""
+    from funkoverse.ai.evaluate import NEXT_TURNS
+
+    game = position(
+        dark={"priestess": "b2", "mad-scientist": "a1"},
+        light={"villager": "c4", "hyena-warrior": "f6"},
+    )
+    game.play("choose:priestess")
+    state = game.state
+    assert state.active == "priestess"
+    state.pieces["priestess"].square = None
+    values = Evaluator(NEXT_TURNS).values(state)
+    assert abs(sum(values) - 1.0) < 1e-9
