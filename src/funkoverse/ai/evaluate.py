@@ -377,16 +377,7 @@ class Evaluator:
         target = state.setup.scenario.points_to_win(state)
         for side in seats:
             s = state.sides[side]
-            have = s.points + gained[side]
-            if target:
-                scores[side] += w.points * min(have, target) / target
-            else:
-                scores[side] += w.raw_point * have
-            scores[side] += w.pool_token * sum(s.pool.values())
-            for slot in s.track:
-                for kind, _ in slot:
-                    if kind == "token":
-                        scores[side] += w.track_token
+            scores[side] += self._holdings(side, s.points + gained[side], target, state)
             for pc in view.chars[side]:
                 if pc.id in pos:
                     scores[side] -= w.knocked_down * down[pc.id] + w.knocked_out * out[pc.id]
@@ -395,6 +386,19 @@ class Evaluator:
         self._objectives(view, scores)
         base = _softmax([scores[s] for s in seats])
         return tuple(won[s] + live * b for s, b in zip(seats, base, strict=True))
+
+    def _holdings(self, side: str, points: float, target: int | None, state: GameState) -> float:
+        """A side's points (as a share of the scenario's target) and its ability tokens, in
+        the pool and on the cooldown track, in logit units."""
+        w = self.w
+        s = state.sides[side]
+        value = w.points * min(points, target) / target if target else w.raw_point * points
+        value += w.pool_token * sum(s.pool.values())
+        for slot in s.track:
+            for kind, _ in slot:
+                if kind == "token":
+                    value += w.track_token
+        return value
 
     def scores(self, state: GameState) -> dict[str, float]:
         """Each side's score in logit units (material, points, resources, next turns)."""
@@ -407,16 +411,7 @@ class Evaluator:
         scores = {side: 0.0 for side in state.seats}
         target = state.setup.scenario.points_to_win(state)
         for side in state.seats:
-            s = state.sides[side]
-            if target:
-                scores[side] += w.points * min(s.points, target) / target
-            else:
-                scores[side] += w.raw_point * s.points
-            scores[side] += w.pool_token * sum(s.pool.values())
-            for slot in s.track:
-                for kind, _ in slot:
-                    if kind == "token":
-                        scores[side] += w.track_token
+            scores[side] += self._holdings(side, state.sides[side].points, target, state)
             for p in view.chars[side]:
                 if p.square is None:
                     if p.placed:
@@ -477,14 +472,7 @@ class Evaluator:
                 elif near <= 2 and not p.exhausted:
                     expected += shares[near]
             if expected:
-                scores[side] += self._expected_points_value(state, side, FLAG_POINTS * expected)
-
-    def _expected_points_value(self, state: GameState, side: str, points: float) -> float:
-        target = state.setup.scenario.points_to_win(state)
-        if target:
-            have = state.sides[side].points
-            return self.w.points * max(0.0, min(points, target - have)) / target
-        return self.w.raw_point * points
+                scores[side] += self._points_value(state, side, FLAG_POINTS * expected)
 
     # -- the next turns ----------------------------------------------------------
 
@@ -681,7 +669,8 @@ class Evaluator:
                 budgets = budgets[:64]
         return budgets
 
-    def _points_value(self, state: GameState, side: str, points: int) -> float:
+    def _points_value(self, state: GameState, side: str, points: float) -> float:
+        """What `points` more (expected points too) are worth to `side`, up to the target."""
         if points <= 0:
             return 0.0
         target = state.setup.scenario.points_to_win(state)
