@@ -107,6 +107,32 @@ def test_agents_only_make_legal_choices(dark: object, light: object, games: int)
     assert total > games * 10
 
 
+# Thousands of whole games, greedy at full strength against mcts on a small budget (the same
+# search code; only the number of simulations is smaller), both checked at every decision. The
+# first game of DC Comics 102 with its fixed teams and with teams drawn at random take turns.
+LEGALITY_CHUNKS = 40
+LEGALITY_GAMES = 50  # per chunk: 2,000 games in all
+LEGALITY_SETUPS = (None, "first-knockout")
+
+
+@pytest.mark.parametrize("chunk", range(LEGALITY_CHUNKS))
+def test_greedy_and_mcts_never_choose_an_illegal_choice_in_thousands_of_games(chunk: int) -> None:
+    from funkoverse.ai.arena import build_setup
+
+    finished = 0
+    for n in range(LEGALITY_GAMES):
+        seed = chunk * LEGALITY_GAMES + n
+        setup = build_setup(LEGALITY_SETUPS[seed % len(LEGALITY_SETUPS)], None, None, seed, 2)
+        game = Game(setup, 50_000 + seed)
+        greedy, mcts = _Checked(GreedyAgent(seed)), _Checked(_small_mcts(seed))
+        pair = (greedy, mcts) if seed % 2 else (mcts, greedy)
+        sides = dict(zip(game.state.seats, pair, strict=True))
+        stopped = play(game, sides, max_rounds=30)
+        assert greedy.decisions > 0 and mcts.decisions > 0
+        finished += not stopped and game.over
+    assert finished >= LEGALITY_GAMES * 0.9  # whole games, not a few opening turns
+
+
 # ------------------------------------------------------------------ determinism
 
 
@@ -339,3 +365,92 @@ def test_the_evaluation_reads_a_turn_whose_active_character_is_off_the_map() -> 
     state.pieces["priestess"].square = None
     values = Evaluator(NEXT_TURNS).values(state)
     assert abs(sum(values) - 1.0) < 1e-9
+
+
+def _flag_term(weights: object, state: GameState, side: str) -> float:
+    """What the Flags round-by-round count adds to a side's score."""
+    import dataclasses
+
+    from funkoverse.ai.evaluate import Weights
+
+    assert isinstance(weights, Weights)
+    without = dataclasses.replace(weights, flag_rounds=(0.0, 0.0), flag_return=(0.0, 0.0, 0.0))
+    return Evaluator(weights).scores(state)[side] - Evaluator(without).scores(state)[side]
+
+
+def _her_return(weights: object, state: GameState, piece: str) -> float:
+    """What the Flags count adds to a side's score for one of its characters."""
+    side = state.pieces[piece].side
+    square = state.pieces[piece].square
+    with_her = _flag_term(weights, state, side)
+    state.pieces[piece].square = None
+    without_her = _flag_term(weights, state, side)
+    state.pieces[piece].square = square
+    return with_her - without_her
+
+
+def _flags_position(dark: dict[str, str], light: dict[str, str]) -> Game:
+    import dataclasses
+
+    flagged = dataclasses.replace(board(), layers={"flags": FLAG_ROWS})
+    return position(dark, light, b=flagged, scenario=scenario("flags"))
+
+
+def test_a_return_this_round_counts_at_the_chance_no_rival_still_to_act_knocks_it_down() -> None:
+    """Flags: only a *standing* character by the rival's flag returns when the round ends, so
+    the light villager beside the priestess, with its turn still to come, takes from her
+    return the chance that one of its two challenges knocks her down; once the villager is
+    exhausted, the whole return counts (2 of the 6 points Flags needs with two a side)."""
+    from funkoverse.ai.evaluate import FLAG_ROUNDS, _p_win
+
+    game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "c5"})
+    state = game.state
+    whole = FLAG_ROUNDS.points * 2 / 6
+    priestess = state.pieces["priestess"]
+    assert priestess.defense is not None
+    miss = 1.0 - _p_win(state, 2, priestess.defense)
+    threatened = _her_return(FLAG_ROUNDS, state, "priestess")
+    assert abs(threatened - whole * miss**2) < 1e-9
+    state.pieces["villager"].exhausted = True
+    assert abs(_her_return(FLAG_ROUNDS, state, "priestess") - whole) < 1e-9
+
+
+def test_a_character_that_has_had_its_turn_waits_a_round_to_return() -> None:
+    """A fresh character two moves (one move action) from the rival's flag can still stand
+    beside it this round; once exhausted, its return is a round away and counts discounted."""
+    from funkoverse.ai.evaluate import FLAG_ROUNDS
+
+    game = _flags_position({"priestess": "b2", "mad-scientist": "f1"}, {"villager": "f6"})
+    state = game.state
+    whole = FLAG_ROUNDS.points * 2 / 6
+    assert abs(_her_return(FLAG_ROUNDS, state, "priestess") - whole) < 1e-9
+    state.pieces["priestess"].exhausted = True
+    discount, later = FLAG_ROUNDS.flag_rounds
+    assert abs(_her_return(FLAG_ROUNDS, state, "priestess") - whole * later * discount) < 1e-9
+
+
+def test_a_turn_never_searches_much_past_its_budget() -> None:
+    """The hard and expert levels bound each whole turn by the positions it may generate
+    (the thinking-time limits, counted in positions so that they hold on any machine). A
+    small budget binds in most turns of a Flags game; past it, a turn stops within one
+    decision's choices of it, and still makes only legal choices."""
+    from funkoverse.ai.arena import build_setup
+    from funkoverse.ai.evaluate import FLAG_ROUNDS
+
+    budget = 300
+    spent: dict[object, int] = {}
+
+    class Metered(GreedyAgent):
+        def rank(self, state: GameState, choices: list[str]) -> list[tuple[str, float]]:
+            ranked = super().rank(state, choices)
+            spent[self._turn] = spent.get(self._turn, 0) + self.positions
+            assert self.positions <= budget + 2 * len(choices) + 60
+            return ranked
+
+    game = Game(build_setup("flags", None, None, 4, 3), 4)
+    agent = Metered(4, evaluator=Evaluator(FLAG_ROUNDS), beam=6, turn_budget=budget)
+    sides = dict(zip(game.state.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
+    play(game, sides, max_rounds=3)
+    assert len(spent) >= 6
+    assert sum(p > budget for p in spent.values()) >= len(spent) // 3
+    assert max(spent.values()) <= budget + 400

@@ -70,21 +70,22 @@ def _mcts(seed: int) -> Agent:
 
 
 def _expectimax(seed: int) -> Agent:
-    from funkoverse.ai.evaluate import ROUND_END, Evaluator
+    from funkoverse.ai.evaluate import FLAG_ROUNDS, Evaluator
     from funkoverse.ai.expectimax import ExpectimaxAgent
 
     return ExpectimaxAgent(
         seed,
         depth=2,
         width=EXPERT_WIDTH,
-        evaluator=Evaluator(ROUND_END),
-        max_positions=EXPERT_POSITIONS,
+        evaluator=Evaluator(FLAG_ROUNDS),
+        beam=HARD_BEAM,
+        turn_budget=EXPERT_TURN_POSITIONS,
     )
 
 
 def _level(name: str, seed: int) -> Agent:
     """The difficulty levels, mapped onto the agents (docs/ai.md gives the strength of each)."""
-    from funkoverse.ai.evaluate import ROUND_END, Evaluator
+    from funkoverse.ai.evaluate import FLAG_ROUNDS, Evaluator
     from funkoverse.ai.greedy import GreedyAgent
 
     agent: Agent
@@ -93,7 +94,9 @@ def _level(name: str, seed: int) -> Agent:
     elif name == "normal":
         agent = GreedyAgent(seed)
     elif name == "hard":
-        agent = GreedyAgent(seed, evaluator=Evaluator(ROUND_END), beam=HARD_BEAM)
+        agent = GreedyAgent(
+            seed, evaluator=Evaluator(FLAG_ROUNDS), beam=HARD_BEAM, turn_budget=HARD_TURN_POSITIONS
+        )
     else:
         agent = _expectimax(seed)
     agent.name = name
@@ -101,9 +104,10 @@ def _level(name: str, seed: int) -> Agent:
 
 
 EASY_NOISE = 0.2  # easy: one decision ahead, and one decision in five at random
-HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, and the round end
-EXPERT_WIDTH = (3, 2)  # expert: two whole turns (its own, then the reply), 3 and 2 choices wide
-EXPERT_POSITIONS = 8_000  # past this many positions, expert finishes on one-turn values
+HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, Flags round by round
+HARD_TURN_POSITIONS = 2_500  # hard's budget for a whole turn (about a second on one core)
+EXPERT_WIDTH = (2, 1)  # expert: two whole turns (its own, then the reply), 2 and 1 choices wide
+EXPERT_TURN_POSITIONS = 12_000  # expert's budget for a whole turn; past it, one-turn values decide
 MCTS_SIMULATIONS = 200
 
 AGENTS: dict[str, Callable[[int], Agent]] = {

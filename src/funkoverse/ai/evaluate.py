@@ -71,11 +71,16 @@ class Weights:
     # Flags: the share of a return's points counted for a standing character that is beside
     # the rival's flag now, one move action from it, two (0: the round end is not looked at)
     flag_return: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # Flags, read round by round: (the share a return still counts per round it is away, the
+    # chance a character standing by the rival's flag a round or more ahead is still standing
+    # when its round ends); 0 leaves it to `flag_return`
+    flag_rounds: tuple[float, float] = (0.0, 0.0)
 
 
 RACE = Weights()
 NEXT_TURNS = Weights(race=False)
 ROUND_END = Weights(race=False, flag_return=(0.7, 0.35, 0.15))
+FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
 DEFAULT_WEIGHTS = RACE
 
 
@@ -444,8 +449,11 @@ class Evaluator:
             if goals and mine:
                 near = min(moves[a][m] for a in mine for m in goals)
                 scores[side] -= self.w.objective * min(near, 6)
-        if self.w.flag_return[0] and view.state.setup.scenario.flags:
-            self._flag_returns(view, scores)
+        if view.state.setup.scenario.flags:
+            if self.w.flag_rounds[0]:
+                self._flag_rounds(view, scores)
+            elif self.w.flag_return[0]:
+                self._flag_returns(view, scores)
 
     def _flag_returns(self, view: _View, scores: dict[str, float]) -> None:
         """Flags: the points a side may expect when the round ends, from its standing
@@ -471,6 +479,65 @@ class Evaluator:
                     expected += shares[0]
                 elif near <= 2 and not p.exhausted:
                     expected += shares[near]
+            if expected:
+                scores[side] += self._points_value(state, side, FLAG_POINTS * expected)
+
+    def _flag_rounds(self, view: _View, scores: dict[str, float]) -> None:
+        """Flags, round by round: every character of a side is a return of 2 points some
+        round ahead. One that can stand by the rival's flag with the actions it has left this
+        round counts at the chance that no rival still to act this round knocks it down there
+        (each rival's challenges at their exact odds); one further away counts once per round
+        it needs, discounted, and a knocked-down one needs a rally first."""
+        state = view.state
+        flags = {
+            p.side: p.square
+            for p in state.pieces.values()
+            if p.id.startswith("flag-") and p.square is not None
+        }
+        if not flags:
+            return
+        moves = view.moves
+        discount, later = self.w.flag_rounds
+        ending = any(isinstance(f, RoundEndFrame) for f in state.stack)
+
+        def actions(p: Piece) -> int:
+            """The actions `p` still has this round."""
+            if ending:
+                return 0
+            if p.id == state.active:
+                return state.actions_left
+            return 0 if p.exhausted else ACTIONS
+
+        for side, chars in view.chars.items():
+            goals = [sq for owner, sq in flags.items() if owner != side]
+            if not goals:
+                continue
+            rivals = [
+                (r, actions(r))
+                for r in view.targets
+                if r.side != side and state.rivals(side, r.side) and r.standing
+            ]
+            expected = 0.0
+            for p in chars:
+                if p.square is None:
+                    continue
+                goal = min(goals, key=lambda g: moves[p.square][g])  # type: ignore[index]
+                near = moves[p.square][goal]
+                needed = near + (0 if p.standing else RALLY)
+                have = actions(p)
+                if needed <= have:
+                    spot = p.square if near == 0 else goal
+                    survive = 1.0
+                    if p.defense is not None:
+                        miss = 1.0 - _p_win(state, BASIC_DICE, p.defense)
+                        for r, k in rivals:
+                            tries = k - moves[r.square][spot]  # type: ignore[index]
+                            if tries > 0:
+                                survive *= miss**tries
+                    expected += survive
+                else:
+                    rounds = -(-(needed - have) // ACTIONS)
+                    expected += later * discount**rounds
             if expected:
                 scores[side] += self._points_value(state, side, FLAG_POINTS * expected)
 

@@ -29,9 +29,11 @@ narrows to one. A turn of tunnel tokens or a long ability then costs hundreds of
 not tens of thousands.
 
 The budget is the depth, the widths and the beam, so the work is fixed by the position,
-not by the machine. `max_positions` is a safety limit for positions with very many choices: past it,
-the decision finishes with one-turn values (still deterministic: positions are counted,
-not seconds).
+not by the machine, and `turn_budget` bounds it: the positions one whole turn of the agent
+may generate, over all of that turn's decisions. Past it, what is not searched yet is
+valued as it stands, and a deeper search that did not finish gives way to the one-turn
+values of every choice (so values of different depths are never compared). Positions are
+counted, not seconds: the same seed, the same choices on any machine.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ class ExpectimaxAgent:
         depth: int = 2,
         width: int | tuple[int, ...] = 5,
         evaluator: Evaluator | None = None,
-        max_positions: int = 150_000,
+        turn_budget: int | None = None,
         beam: int | None = BEAM,
     ) -> None:
         widths = (width,) if isinstance(width, int) else tuple(width)
@@ -73,9 +75,11 @@ class ExpectimaxAgent:
         self.depth = depth
         self.widths = widths
         self.evaluator = evaluator or Evaluator()
-        self.max_positions = max_positions
+        self.turn_budget = turn_budget
         self.beam = beam
         self.positions = 0  # positions generated for the current decision
+        self._turn: Turn | None = None  # the turn the last decision belonged to
+        self._spent = 0  # positions its earlier decisions generated
         self._table: dict[tuple[object, ...], Values] = {}
         self._evals: dict[object, Values] = {}
 
@@ -109,14 +113,26 @@ class ExpectimaxAgent:
             self._evals.clear()
         self.positions = 0
         turn = (view.turns, side)
+        if turn != self._turn:
+            self._turn, self._spent = turn, 0
+        try:
+            return self._rank(view, choices, seat, turn)
+        finally:
+            self._spent += self.positions
+
+    def _rank(
+        self, view: GameState, choices: list[str], seat: int, turn: Turn
+    ) -> list[tuple[str, float]]:
         children = [(c, self._child(view, c)) for c in choices]
         # the one-turn values of this decision's choices share one beam budget (origin 0)
         shallow = [(c, self._value(child, 1, turn, 0)[seat]) for c, child in children]
-        if self.depth == 1:
+        if self.depth == 1 or self._over():
             return sorted(shallow, key=lambda cv: -cv[1])
         order = sorted(range(len(children)), key=lambda i: -shallow[i][1])
         keep = order[: self._width(self.depth)]
         deep = [(children[i][0], self._value(children[i][1], self.depth, turn)[seat]) for i in keep]
+        if self._over():  # the deeper search did not finish: the one-turn values decide
+            return sorted(shallow, key=lambda cv: -cv[1])
         deep.sort(key=lambda cv: -cv[1])
         floor = deep[-1][1]
         rest = [(shallow[i][0], min(shallow[i][1], floor)) for i in order[len(keep) :]]
@@ -149,12 +165,12 @@ class ExpectimaxAgent:
                 return self._eval(state)
             depth -= 1
             turn = (state.turns, decider)
-        if depth > 1 and self.positions > self.max_positions:
-            depth = 1  # the safety limit: finish this decision with one-turn values
         key = (depth, turn, state.key())
         hit = self._table.get(key)
         if hit is not None:
             return hit
+        if self._over():  # past the turn's budget: valued as it stands
+            return self._eval(state)
         seat = state.seats.index(decider)
         children = [self._child(state, c) for c in engine.legal_choices(state)]
         if depth == 1:
@@ -179,21 +195,25 @@ class ExpectimaxAgent:
         evaluator reads a turn in progress: the actions the active character has left) and
         the `beam` best are searched on to the end of the turn."""
         ended: list[Values] = []
-        going: list[tuple[float, GameState]] = []
+        going: list[tuple[Values, GameState]] = []
         for child in children:
             decider = engine.decider(child)
             if decider is None or (decider != CHANCE and (child.turns, decider) != turn):
                 ended.append(self._eval(child))
             else:
-                going.append((self._eval(child)[seat], child))
+                going.append((self._eval(child), child))
         beam = self.beam
         if beam is not None and self.positions - origin > BEAM_POSITIONS:
             beam = 1  # a turn of very many decisions: finish it on the values as they stand
         if beam is not None and len(going) > beam:
-            going.sort(key=lambda vc: -vc[0])
+            going.sort(key=lambda vc: -vc[0][seat])
             del going[beam:]
         searched = [self._value(child, 1, turn, origin) for _, child in going]
         return max(ended + searched, key=lambda v: v[seat])
+
+    def _over(self) -> bool:
+        """Whether this turn's decisions have generated more positions than its budget."""
+        return self.turn_budget is not None and self._spent + self.positions > self.turn_budget
 
     def _width(self, depth: int) -> int:
         level = self.depth - depth

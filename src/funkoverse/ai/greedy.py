@@ -37,10 +37,17 @@ class GreedyAgent(ExpectimaxAgent):
         depth: str = "turn",
         noise: float = 0.0,
         beam: int | None = BEAM,
+        turn_budget: int | None = None,
     ) -> None:
         if depth not in ("turn", "decision"):
             raise ValueError(f"depth must be 'turn' or 'decision', not {depth!r}")
-        super().__init__(seed, depth=1, evaluator=evaluator or Evaluator(NEXT_TURNS), beam=beam)
+        super().__init__(
+            seed,
+            depth=1,
+            evaluator=evaluator or Evaluator(NEXT_TURNS),
+            beam=beam,
+            turn_budget=turn_budget,
+        )
         self.one_decision = depth == "decision"
         self.noise = noise
 
