@@ -6,7 +6,7 @@ import pytest
 
 from funkoverse.ai.agents import AGENTS, Agent, RandomAgent
 from funkoverse.ai.arena import play
-from funkoverse.ai.evaluate import Evaluator
+from funkoverse.ai.evaluate import FLAG_ROUNDS, Evaluator
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
 from funkoverse.ai.mcts import MCTSAgent
@@ -192,6 +192,10 @@ SEARCHERS = {
     "mcts": lambda seed: MCTSAgent(seed, simulations=60),
     "hard": AGENTS["hard"],
     "expert": AGENTS["expert"],
+    # a budget so small that it binds: each first choice still gets its share of the search
+    "hard-200": lambda seed: GreedyAgent(
+        seed, evaluator=Evaluator(FLAG_ROUNDS), beam=6, turn_budget=200
+    ),
 }
 
 

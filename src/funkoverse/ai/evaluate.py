@@ -27,6 +27,12 @@ a point marker. Two ways to use them:
   side in turn doing its best plan against every character's chance to be standing,
   knocked down or knocked out, attackers ending beside their targets, so that a knock-down
   followed by a rival's two turns in a row is seen for what it is.
+
+In Flags the points come mostly from returns at the end of a round, which the next turns
+do not reach. `ROUND_END` counts a flat share of a return for a character beside the
+rival's flag or a move or two from it; `FLAG_ROUNDS` (the hard and expert levels') counts
+each character's return round by round: this round at the exact chance that no rival
+still to act knocks it down there, later rounds discounted.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ counted, not seconds: the same seed, the same choices on any machine.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from funkoverse.ai.evaluate import Evaluator
 from funkoverse.ai.view import observe
@@ -50,6 +51,7 @@ Turn = tuple[int, str]
 _TABLE_LIMIT = 400_000
 BEAM = 4  # the choices searched on to the end of a turn at each of its decisions
 BEAM_POSITIONS = 3_000  # past this many positions in one turn's search, the beam narrows to one
+SHALLOW_SHARE = 1 / 3  # of a deeper search's budget, what the one-turn values of its choices get
 
 
 class ExpectimaxAgent:
@@ -80,6 +82,8 @@ class ExpectimaxAgent:
         self.positions = 0  # positions generated for the current decision
         self._turn: Turn | None = None  # the turn the last decision belonged to
         self._spent = 0  # positions its earlier decisions generated
+        self._cap: float | None = None  # the positions the choice being searched may reach
+        self._truncated = False  # a search stopped at the budget since this was last reset
         self._table: dict[tuple[object, ...], Values] = {}
         self._evals: dict[object, Values] = {}
 
@@ -124,19 +128,48 @@ class ExpectimaxAgent:
         self, view: GameState, choices: list[str], seat: int, turn: Turn
     ) -> list[tuple[str, float]]:
         children = [(c, self._child(view, c)) for c in choices]
+        # the most promising as they stand are searched first, each with a fair share of the
+        # budget, so that no choice is left unsearched because it came late in the list
+        first = list(range(len(children)))
+        if self.turn_budget is not None:
+            first.sort(key=lambda i: -self._eval(children[i][1])[seat])
+        share = 1.0 if self.depth == 1 else SHALLOW_SHARE
         # the one-turn values of this decision's choices share one beam budget (origin 0)
-        shallow = [(c, self._value(child, 1, turn, 0)[seat]) for c, child in children]
+        found = self._shared(first, lambda i: self._value(children[i][1], 1, turn, 0), share)
+        values = dict(zip(first, (v[seat] for v in found), strict=True))
+        shallow = [(c, values[i]) for i, (c, _) in enumerate(children)]
         if self.depth == 1 or self._over():
             return sorted(shallow, key=lambda cv: -cv[1])
         order = sorted(range(len(children)), key=lambda i: -shallow[i][1])
         keep = order[: self._width(self.depth)]
-        deep = [(children[i][0], self._value(children[i][1], self.depth, turn)[seat]) for i in keep]
-        if self._over():  # the deeper search did not finish: the one-turn values decide
+        self._truncated = False
+        found = self._shared(keep, lambda i: self._value(children[i][1], self.depth, turn), 1.0)
+        if self._truncated:  # the deeper search did not finish: the one-turn values decide
             return sorted(shallow, key=lambda cv: -cv[1])
+        deep = [(children[i][0], v[seat]) for i, v in zip(keep, found, strict=True)]
         deep.sort(key=lambda cv: -cv[1])
         floor = deep[-1][1]
         rest = [(shallow[i][0], min(shallow[i][1], floor)) for i in order[len(keep) :]]
         return deep + rest
+
+    def _shared(
+        self, items: list[int], search: Callable[[int], Values], share: float
+    ) -> list[Values]:
+        """`search` each item in turn, each with an equal part of what is left of `share` of
+        the turn's remaining budget (what one leaves unspent passes on to the next)."""
+        if self.turn_budget is None:
+            return [search(i) for i in items]
+        left = share * (self.turn_budget - self._spent - self.positions)
+        start = self.positions
+        out = []
+        try:
+            for k, item in enumerate(items):
+                used = self.positions - start
+                self._cap = self.positions + max(0.0, (left - used) / (len(items) - k))
+                out.append(search(item))
+        finally:
+            self._cap = None
+        return out
 
     # -- the search ------------------------------------------------------------
 
@@ -170,6 +203,7 @@ class ExpectimaxAgent:
         if hit is not None:
             return hit
         if self._over():  # past the turn's budget: valued as it stands
+            self._truncated = True
             return self._eval(state)
         seat = state.seats.index(decider)
         children = [self._child(state, c) for c in engine.legal_choices(state)]
@@ -212,8 +246,13 @@ class ExpectimaxAgent:
         return max(ended + searched, key=lambda v: v[seat])
 
     def _over(self) -> bool:
-        """Whether this turn's decisions have generated more positions than its budget."""
-        return self.turn_budget is not None and self._spent + self.positions > self.turn_budget
+        """Whether this turn's decisions have generated more positions than its budget, or
+        the search of one choice more than its share of it."""
+        if self.turn_budget is None:
+            return False
+        if self._cap is not None and self.positions > self._cap:
+            return True
+        return self._spent + self.positions > self.turn_budget
 
     def _width(self, depth: int) -> int:
         level = self.depth - depth
