@@ -30,10 +30,12 @@ not tens of thousands.
 
 The budget is the depth, the widths and the beam, so the work is fixed by the position,
 not by the machine, and `turn_budget` bounds it: the positions one whole turn of the agent
-may generate, over all of that turn's decisions. Past it, what is not searched yet is
-valued as it stands, and a deeper search that did not finish gives way to the one-turn
-values of every choice (so values of different depths are never compared). Positions are
-counted, not seconds: the same seed, the same choices on any machine.
+may generate, over all of that turn's decisions. A decision's choices are searched in
+order of their value as they stand, each with an equal part of what is left; past a
+choice's part, what is not searched yet is valued as it stands, and a deeper search that
+did not finish gives way to the one-turn values of every choice (so values of different
+depths are never compared). Positions are counted, not seconds: the same seed, the same
+choices on any machine.
 """
 
 from __future__ import annotations
