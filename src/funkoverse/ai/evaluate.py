@@ -465,15 +465,11 @@ class Evaluator:
         """Flags: the points a side may expect when the round ends, from its standing
         characters beside the rival's flag, or near enough to get there this round."""
         state = view.state
-        flags = [
-            (p.side, p.square)
-            for p in state.pieces.values()
-            if p.id.startswith("flag-") and p.square is not None
-        ]
+        flags = _flags(state)
         moves = view.moves
         shares = self.w.flag_return
         for side, chars in view.chars.items():
-            goals = [sq for owner, sq in flags if owner != side]
+            goals = [sq for owner, sq in flags.items() if owner != side]
             if not goals:
                 continue
             expected = 0.0
@@ -495,16 +491,12 @@ class Evaluator:
         (each rival's challenges at their exact odds); one further away counts once per round
         it needs, discounted, and a knocked-down one needs a rally first."""
         state = view.state
-        flags = {
-            p.side: p.square
-            for p in state.pieces.values()
-            if p.id.startswith("flag-") and p.square is not None
-        }
+        flags = _flags(state)
         if not flags:
             return
         moves = view.moves
         discount, later = self.w.flag_rounds
-        ending = any(isinstance(f, RoundEndFrame) for f in state.stack)
+        ending = _round_ending(state)
 
         def actions(p: Piece) -> int:
             """The actions `p` still has this round."""
@@ -560,7 +552,7 @@ class Evaluator:
         turns: list[_Turn] = []
         first = state.first_player or seats[0]
         current: str | None = None
-        refresh = any(isinstance(f, RoundEndFrame) for f in state.stack)
+        refresh = _round_ending(state)
         if not refresh:
             if state.phase is Phase.ACT and state.active is not None:
                 piece = state.pieces[state.active]
@@ -782,6 +774,20 @@ def _point(piece: Piece) -> bool:
     """A point marker (the engine's ids: "point-A"), the one thing every scenario lets any
     character interact with."""
     return piece.id.startswith("point-")
+
+
+def _flags(state: GameState) -> dict[str, int]:
+    """Flags: each side's flag marker square (the engine's ids: "flag-dark")."""
+    return {
+        p.side: p.square
+        for p in state.pieces.values()
+        if p.id.startswith("flag-") and p.square is not None
+    }
+
+
+def _round_ending(state: GameState) -> bool:
+    """Whether the round is ending: every character has had its turn this round."""
+    return any(isinstance(f, RoundEndFrame) for f in state.stack)
 
 
 def _after(seats: Sequence[str], side: str) -> str:
