@@ -181,7 +181,14 @@ class ExpectimaxAgent:
         self.positions += 1
         return child
 
-    def _value(self, state: GameState, depth: int, turn: Turn, origin: int | None = None) -> Values:
+    def _value(
+        self,
+        state: GameState,
+        depth: int,
+        turn: Turn,
+        origin: int | None = None,
+        key: tuple[object, ...] | None = None,
+    ) -> Values:
         """The value of `state` met during `turn` (its number and its side), searched `depth`
         turns. A change of decider counts as a new turn too (placing at setup, a rival's
         reaction in the middle of a turn)."""
@@ -197,16 +204,18 @@ class ExpectimaxAgent:
             return tuple(total)
         if (state.turns, decider) != turn:  # a new turn begins: one turn less to search
             if depth <= 1:
-                return self._eval(state)
+                return self._eval(state, key)
             depth -= 1
             turn = (state.turns, decider)
-        key = (depth, turn, state.key())
-        hit = self._table.get(key)
+        if key is None:
+            key = state.key()
+        entry = (depth, turn, key)
+        hit = self._table.get(entry)
         if hit is not None:
             return hit
         if self._over():  # past the turn's budget: valued as it stands
             self._truncated = True
-            return self._eval(state)
+            return self._eval(state, key)
         seat = state.seats.index(decider)
         children = [self._child(state, c) for c in engine.legal_choices(state)]
         if depth == 1:
@@ -220,7 +229,7 @@ class ExpectimaxAgent:
                 (self._value(children[i], depth, turn) for i in order[: self._width(depth)]),
                 key=lambda v: v[seat],
             )
-        self._table[key] = best
+        self._table[entry] = best
         return best
 
     def _rest_of_turn(
@@ -231,20 +240,21 @@ class ExpectimaxAgent:
         evaluator reads a turn in progress: the actions the active character has left) and
         the `beam` best are searched on to the end of the turn."""
         ended: list[Values] = []
-        going: list[tuple[Values, GameState]] = []
+        going: list[tuple[Values, GameState, tuple[object, ...]]] = []
         for child in children:
             decider = engine.decider(child)
+            key = child.key()
             if decider is None or (decider != CHANCE and (child.turns, decider) != turn):
-                ended.append(self._eval(child))
+                ended.append(self._eval(child, key))
             else:
-                going.append((self._eval(child), child))
+                going.append((self._eval(child, key), child, key))
         beam = self.beam
         if beam is not None and self.positions - origin > BEAM_POSITIONS:
             beam = 1  # a turn of very many decisions: finish it on the values as they stand
         if beam is not None and len(going) > beam:
             going.sort(key=lambda vc: -vc[0][seat])
             del going[beam:]
-        searched = [self._value(child, 1, turn, origin) for _, child in going]
+        searched = [self._value(child, 1, turn, origin, key) for _, child, key in going]
         return max(ended + searched, key=lambda v: v[seat])
 
     def _over(self) -> bool:
@@ -260,8 +270,9 @@ class ExpectimaxAgent:
         level = self.depth - depth
         return self.widths[min(level, len(self.widths) - 1)]
 
-    def _eval(self, state: GameState) -> Values:
-        key = state.key()
+    def _eval(self, state: GameState, key: tuple[object, ...] | None = None) -> Values:
+        if key is None:
+            key = state.key()
         hit = self._evals.get(key)
         if hit is None:
             hit = self.evaluator.values(state)

@@ -180,9 +180,10 @@ class SideState:
         return None
 
     def key(self) -> tuple[Any, ...]:
+        # a token color is a str: sorted as is, without reading the enum's value
         return (
-            tuple(sorted((c.value, n) for c, n in self.pool.items() if n)),
-            tuple(tuple(sorted(slot)) for slot in self.track),
+            tuple(sorted([(c, n) for c, n in self.pool.items() if n])),
+            tuple(tuple(slot) if len(slot) < 2 else tuple(sorted(slot)) for slot in self.track),
             self.points,
         )
 
