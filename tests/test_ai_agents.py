@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from funkoverse.ai.agents import AGENTS, Agent, RandomAgent
 from funkoverse.ai.arena import play
-from funkoverse.ai.evaluate import FLAG_ROUNDS, Evaluator
+from funkoverse.ai.evaluate import FITTED, FLAG_ROUNDS, Evaluator
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
 from funkoverse.ai.mcts import MCTSAgent
@@ -194,7 +196,7 @@ SEARCHERS = {
     "expert": AGENTS["expert"],
     # a budget so small that it binds: each first choice still gets its share of the search
     "hard-200": lambda seed: GreedyAgent(
-        seed, evaluator=Evaluator(FLAG_ROUNDS), beam=6, turn_budget=200
+        seed, evaluator=Evaluator(FITTED), beam=6, turn_budget=200
     ),
 }
 
@@ -458,3 +460,29 @@ def test_a_turn_never_searches_much_past_its_budget() -> None:
     assert len(spent) >= 6
     assert sum(p > budget for p in spent.values()) >= len(spent) // 3
     assert max(spent.values()) <= budget + 400
+
+
+def test_the_threats_count_a_challenge_ability_its_side_has_a_token_for() -> None:
+    """The next turns' threats read each character's challenge abilities ("Doing an
+    Ability": a token of its type from the pool): Dracula a move away from the villager
+    brings Exsanguinate's 5 dice when his side has a might token, and a basic challenge of 2
+    when it has none; Wonder Woman's Fight for Justice moves 2 on the way, so a rival two
+    move actions off is in reach of its 1 die plus the villager's defense."""
+    from funkoverse.ai.evaluate import _p_win
+    from funkoverse.rules.cards import TokenColor
+
+    game = position({"villager": "c3"}, {"dracula": "c6", "wonder-woman": "a6"})
+    state = game.state
+    villager = state.pieces["villager"]
+    dracula, ww = state.pieces["dracula"], state.pieces["wonder-woman"]
+    assert villager.defense is not None
+    pool = state.sides["light"].pool
+    ev = Evaluator(dataclasses.replace(FLAG_ROUNDS, abilities=True))
+    pool.clear()
+    assert ev._tries(state, dracula, 2, 1, villager, True) == [_p_win(state, 2, villager.defense)]
+    assert ev._tries(state, ww, 2, 2, villager, True) == []
+    pool[TokenColor.RED] = 1
+    assert ev._tries(state, dracula, 2, 1, villager, True) == [_p_win(state, 5, villager.defense)]
+    assert ev._tries(state, ww, 2, 2, villager, True) == [
+        _p_win(state, 1 + villager.defense, villager.defense)
+    ]

@@ -70,14 +70,14 @@ def _mcts(seed: int) -> Agent:
 
 
 def _expectimax(seed: int) -> Agent:
-    from funkoverse.ai.evaluate import FLAG_ROUNDS, Evaluator
+    from funkoverse.ai.evaluate import FITTED, Evaluator
     from funkoverse.ai.expectimax import ExpectimaxAgent
 
     return ExpectimaxAgent(
         seed,
         depth=2,
         width=EXPERT_WIDTH,
-        evaluator=Evaluator(FLAG_ROUNDS),
+        evaluator=Evaluator(FITTED),
         beam=HARD_BEAM,
         turn_budget=EXPERT_TURN_POSITIONS,
     )
@@ -85,7 +85,7 @@ def _expectimax(seed: int) -> Agent:
 
 def _level(name: str, seed: int) -> Agent:
     """The difficulty levels, mapped onto the agents (docs/ai.md gives the strength of each)."""
-    from funkoverse.ai.evaluate import FLAG_ROUNDS, Evaluator
+    from funkoverse.ai.evaluate import FITTED, Evaluator
     from funkoverse.ai.greedy import GreedyAgent
 
     agent: Agent
@@ -95,7 +95,7 @@ def _level(name: str, seed: int) -> Agent:
         agent = GreedyAgent(seed)
     elif name == "hard":
         agent = GreedyAgent(
-            seed, evaluator=Evaluator(FLAG_ROUNDS), beam=HARD_BEAM, turn_budget=HARD_TURN_POSITIONS
+            seed, evaluator=Evaluator(FITTED), beam=HARD_BEAM, turn_budget=HARD_TURN_POSITIONS
         )
     else:
         agent = _expectimax(seed)
@@ -104,7 +104,7 @@ def _level(name: str, seed: int) -> Agent:
 
 
 EASY_NOISE = 0.2  # easy: one decision ahead, and one decision in five at random
-HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, Flags round by round
+HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, FITTED weights
 HARD_TURN_POSITIONS = 2_500  # hard's budget for a whole turn (about a second on one core)
 EXPERT_WIDTH = (2, 1)  # expert: two whole turns (its own, then the reply), 2 and 1 choices wide
 EXPERT_TURN_POSITIONS = 9_000  # expert's budget for a whole turn; past it, one-turn values decide

@@ -44,6 +44,7 @@ from typing import Any
 
 from funkoverse.rules import engine
 from funkoverse.rules.board import Board
+from funkoverse.rules.cards import CharacterCard, TokenColor
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.frames import RoundEndFrame
 from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
@@ -81,12 +82,33 @@ class Weights:
     # chance a character standing by the rival's flag a round or more ahead is still standing
     # when its round ends); 0 leaves it to `flag_return`
     flag_rounds: tuple[float, float] = (0.0, 0.0)
+    # the threats of the next turns count each character's challenge abilities (its first
+    # challenge's dice, the squares it moves on the way) when its side has a token to pay
+    abilities: bool = False
+    # the characters knocked down and knocked out now, when they weigh otherwise than in the
+    # next turns' plans (None: `knocked_down` and `knocked_out`)
+    material: tuple[float, float] | None = None
+    flag_scale: float = 1.0  # how much the Flags count is trusted, against points in hand
 
 
 RACE = Weights()
 NEXT_TURNS = Weights(race=False)
 ROUND_END = Weights(race=False, flag_return=(0.7, 0.35, 0.15))
 FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
+# The hard and expert levels': FLAG_ROUNDS with the threats read with abilities, and what is
+# not yet in hand (the Flags count, the next turns' plans, who is knocked down or out now)
+# weighed less against points in hand, nearer to what a fit to self-play suggested: a
+# regression on 2,386 positions (41 of hard's games against greedy) of the points each
+# side gained in the next two rounds (docs/ai.md).
+FITTED = Weights(
+    race=False,
+    flag_rounds=(0.5, 0.75),
+    abilities=True,
+    flag_scale=0.3,
+    turn_weights=(0.4, 0.35, 0.25),
+    material=(0.3, 0.4),
+    objective=0.12,
+)
 DEFAULT_WEIGHTS = RACE
 
 
@@ -170,6 +192,63 @@ def _knock_chances(p: float, challenges: int, standing: bool) -> tuple[float, fl
     return max(0.0, 1.0 - none - one), one
 
 
+def _knock_odds(tries: list[float], standing: bool) -> tuple[float, float]:
+    """(chance of a knock-out, chance of a knock-down only) from challenges won at `tries`."""
+    if all(t == tries[0] for t in tries):
+        return _knock_chances(tries[0], len(tries), standing)
+    none = math.prod(1.0 - t for t in tries)
+    if not standing:
+        return 1.0 - none, 0.0
+    one = sum(t * none / (1.0 - t) if t < 1.0 else 0.0 for t in tries)
+    return max(0.0, 1.0 - none - one), one
+
+
+@dataclass(frozen=True)
+class _Strike:
+    """A challenge ability as the threats read it: its first challenge, paid with a token."""
+
+    color: TokenColor
+    dice: int
+    plus_defense: bool  # its dice grow by the target's defense (Fight for Justice)
+    vs_down: int  # more dice against a knocked-down target
+    reach: int  # move actions the squares it covers before the challenge save
+
+
+_STRIKES: dict[str, tuple[_Strike, ...]] = {}
+
+
+def _strikes(card: CharacterCard | None) -> tuple[_Strike, ...]:
+    """The challenge abilities printed on `card`, read from their steps."""
+    if card is None:
+        return ()
+    hit = _STRIKES.get(card.id)
+    if hit is None:
+        found = []
+        for ability in card.abilities:
+            if not ability.challenge_action:
+                continue
+            squares = 0
+            for step in ability.steps:
+                if step.op == "challenge":
+                    found.append(
+                        _Strike(
+                            ability.color,
+                            step.int("dice", BASIC_DICE),
+                            step.get("bonus") == "target_defense",
+                            step.int("extra_vs_knocked_down"),
+                            squares // BASIC_MOVE,
+                        )
+                    )
+                    break
+                if step.op in ("move", "pull_rival_seen"):
+                    squares += step.int("squares")
+                elif step.op == "place_self_adjacent_to_rival":
+                    squares += step.int("within")
+        hit = tuple(found)
+        _STRIKES[card.id] = hit
+    return hit
+
+
 # ------------------------------------------------------------------ the evaluator
 
 
@@ -183,7 +262,7 @@ class _Turn:
 class _View:
     """What one evaluation needs, gathered once: each side's characters, the rivals' squares."""
 
-    __slots__ = ("chars", "moves", "state", "targets")
+    __slots__ = ("_reach", "chars", "moves", "state", "targets")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -197,6 +276,18 @@ class _View:
                     self.chars[p.side].append(p)
                 if p.square is not None:
                     self.targets.append(p)
+        self._reach: dict[tuple[str, str], int] = {}
+
+    def reach(self, piece: Piece, side: str) -> int:
+        """Move actions `piece` (on the map) needs to stand beside the nearest piece on the map
+        of a side other than `side` (0 when there is none)."""
+        key = (piece.id, side)
+        hit = self._reach.get(key)
+        if hit is None:
+            row = self.moves[piece.square]  # type: ignore[index]
+            hit = min([row[t.square] for t in self.targets if t.side != side], default=0)  # type: ignore[index]
+            self._reach[key] = hit
+        return hit
 
 
 Plan = tuple[float, dict[str, float]]  # (chance to win the game, score changes by side)
@@ -273,7 +364,7 @@ class Evaluator:
             if m.kind is Kind.MARKER and m.square is not None and _point(m)
         ]
         groups: list[list[_Turn]] = []
-        for turn in self._upcoming(view):
+        for turn in self._upcoming(view, w.race_groups):
             if groups and groups[-1][0].side == turn.side:
                 groups[-1].append(turn)
             else:
@@ -421,14 +512,15 @@ class Evaluator:
         state = view.state
         scores = {side: 0.0 for side in state.seats}
         target = state.setup.scenario.points_to_win(state)
+        down, out = w.material or (w.knocked_down, w.knocked_out)
         for side in state.seats:
             scores[side] += self._holdings(side, state.sides[side].points, target, state)
             for p in view.chars[side]:
                 if p.square is None:
                     if p.placed:
-                        scores[side] -= w.knocked_out
+                        scores[side] -= out
                 elif not p.standing:
-                    scores[side] -= w.knocked_down
+                    scores[side] -= down
         self._objectives(view, scores)
         for index, (_, (_, deltas)) in enumerate(plans):
             weight = w.turn_weights[min(index, len(w.turn_weights) - 1)]
@@ -499,12 +591,7 @@ class Evaluator:
         ending = _round_ending(state)
 
         def actions(p: Piece) -> int:
-            """The actions `p` still has this round."""
-            if ending:
-                return 0
-            if p.id == state.active:
-                return state.actions_left
-            return 0 if p.exhausted else ACTIONS
+            return _actions_left(state, p, ending)
 
         for side, chars in view.chars.items():
             goals = [sq for owner, sq in flags.items() if owner != side]
@@ -526,7 +613,12 @@ class Evaluator:
                 if needed <= have:
                     spot = p.square if near == 0 else goal
                     survive = 1.0
-                    if p.defense is not None:
+                    if p.defense is not None and self.w.abilities:
+                        for r, k in rivals:
+                            away = moves[r.square][spot]  # type: ignore[index]
+                            for t in self._tries(state, r, k, away, p, True):
+                                survive *= 1.0 - t
+                    elif p.defense is not None:
                         miss = 1.0 - _p_win(state, BASIC_DICE, p.defense)
                         for r, k in rivals:
                             tries = k - moves[r.square][spot]  # type: ignore[index]
@@ -537,13 +629,16 @@ class Evaluator:
                     rounds = -(-(needed - have) // ACTIONS)
                     expected += later * discount**rounds
             if expected:
-                scores[side] += self._points_value(state, side, FLAG_POINTS * expected)
+                scores[side] += self.w.flag_scale * self._points_value(
+                    state, side, FLAG_POINTS * expected
+                )
 
     # -- the next turns ----------------------------------------------------------
 
-    def _upcoming(self, view: _View) -> list[_Turn]:
+    def _upcoming(self, view: _View, groups: int) -> list[_Turn]:
         """The next few turns in order: the current one (the active character with the actions
-        it has left), then the sides in turn order, across the end of the round."""
+        it has left), then the sides in turn order, across the end of the round; no further
+        than `groups` runs of one side's turns."""
         state = view.state
         if state.phase in (Phase.FLIP, Phase.PLACE, Phase.OVER):
             return []
@@ -565,6 +660,7 @@ class Evaluator:
                 turns.append(_Turn(current, self._fresh(view, current, exhausted), False))
                 self._consume(view, turns[-1], exhausted)
         rounds = 0
+        runs = 1 if turns else 0
         while len(turns) < self.horizon_turns:
             side = None if refresh else self._next_side(view, current, exhausted)
             starts = False
@@ -577,6 +673,10 @@ class Evaluator:
                 first = _after(seats, first)
                 side = first
                 starts = True
+            if side != current:
+                runs += 1
+                if runs > groups:
+                    break
             turns.append(_Turn(side, self._fresh(view, side, exhausted), starts))
             self._consume(view, turns[-1], exhausted)
             current = side
@@ -596,12 +696,9 @@ class Evaluator:
             if len(turn.options) == 1:
                 exhausted.add(turn.options[0][0].id)
                 return
-            moves = view.moves
-            rivals = [p.square for p in view.targets if p.side != turn.side]
             best, best_reach = turn.options[0][0], 10**9
             for piece, _ in turn.options:
-                row = moves[piece.square]  # type: ignore[index]
-                reach = min([row[r] for r in rivals], default=0)  # type: ignore[index]
+                reach = view.reach(piece, turn.side)
                 if reach < best_reach:
                     best, best_reach = piece, reach
             exhausted.add(best.id)
@@ -627,7 +724,7 @@ class Evaluator:
         """The best plan of each of the next super-turns (consecutive turns of one side merged):
         (side, (chance to win the game in it, score changes by side apart from that))."""
         merged: list[list[_Turn]] = []
-        for t in self._upcoming(view):
+        for t in self._upcoming(view, len(self.w.turn_weights)):
             if merged and merged[-1][0].side == t.side:
                 merged[-1].append(t)
             else:
@@ -654,22 +751,40 @@ class Evaluator:
             if d.side == side or d.defense is None or not state.rivals(side, d.side):
                 continue
             dsq = d.square
-            challenges = 0
             attacker: Piece | None = None
-            for budget in budgets:
-                c = 0
-                for piece, k in budget:
-                    if not piece.standing:
-                        k -= RALLY
-                    c_piece = k - moves[piece.square][dsq]  # type: ignore[index]
-                    if c_piece > 0:
-                        c += c_piece
-                        attacker = attacker or piece
-                challenges = max(challenges, c)
-            if challenges <= 0 or attacker is None:
-                continue
-            p = _p_win(state, BASIC_DICE, d.defense)
-            ko, kd = _knock_chances(p, challenges, d.standing)
+            if w.abilities:
+                best_tries: list[float] = []
+                for budget in budgets:
+                    tries: list[float] = []
+                    for piece, k in budget:
+                        if not piece.standing:
+                            k -= RALLY
+                        away = moves[piece.square][dsq]  # type: ignore[index]
+                        t = self._tries(state, piece, k, away, d, d.standing)
+                        if t:
+                            tries += t
+                            attacker = attacker or piece
+                    if sum(tries) > sum(best_tries):
+                        best_tries = tries
+                if not best_tries or attacker is None:
+                    continue
+                ko, kd = _knock_odds(best_tries, d.standing)
+            else:
+                challenges = 0
+                for budget in budgets:
+                    c = 0
+                    for piece, k in budget:
+                        if not piece.standing:
+                            k -= RALLY
+                        c_piece = k - moves[piece.square][dsq]  # type: ignore[index]
+                        if c_piece > 0:
+                            c += c_piece
+                            attacker = attacker or piece
+                    challenges = max(challenges, c)
+                if challenges <= 0 or attacker is None:
+                    continue
+                p = _p_win(state, BASIC_DICE, d.defense)
+                ko, kd = _knock_chances(p, challenges, d.standing)
             wins, points = self._knockout_effect(state, attacker, d)
             win = ko if wins else 0.0
             loss = kd * w.knocked_down
@@ -710,6 +825,27 @@ class Evaluator:
                     ):
                         best_value, best = value, (0.0, {side: value})
                         break
+        return best
+
+    def _tries(
+        self, state: GameState, piece: Piece, actions: int, away: int, target: Piece, standing: bool
+    ) -> list[float]:
+        """The chances to win of the challenges `piece`, with `actions` and `away` move actions
+        from beside `target`, can make against it: basic challenges, or one of its challenge
+        abilities its side has a token for and basic challenges with the actions left."""
+        defense = target.defense or 0
+        basic = _p_win(state, BASIC_DICE, defense)
+        best = [basic] * (actions - away) if actions > away else []
+        pool = state.sides[piece.side].pool if piece.side in state.sides else {}
+        for strike in _strikes(piece.card):
+            left = actions - max(0, away - strike.reach)
+            if left < 1 or pool.get(strike.color, 0) <= 0:
+                continue
+            dice = strike.dice + (defense if strike.plus_defense else 0)
+            dice += 0 if standing else strike.vs_down
+            tries = [_p_win(state, dice, defense), *[basic] * (left - 1)]
+            if sum(tries) > sum(best):
+                best = tries
         return best
 
     @staticmethod
@@ -783,6 +919,15 @@ def _flags(state: GameState) -> dict[str, int]:
         for p in state.pieces.values()
         if p.id.startswith("flag-") and p.square is not None
     }
+
+
+def _actions_left(state: GameState, piece: Piece, ending: bool) -> int:
+    """The actions `piece` still has this round (`ending`: the round is ending)."""
+    if ending:
+        return 0
+    if piece.id == state.active:
+        return state.actions_left
+    return 0 if piece.exhausted else ACTIONS
 
 
 def _round_ending(state: GameState) -> bool:
