@@ -486,3 +486,13 @@ def test_the_threats_count_a_challenge_ability_its_side_has_a_token_for() -> Non
     assert ev._tries(state, ww, 2, 2, villager, True) == [
         _p_win(state, 1 + villager.defense, villager.defense)
     ]
+
+
+def test_the_fitted_weights_count_a_flags_return_at_their_share_of_its_points() -> None:
+    """hard and expert trust a return that is not yet in hand at `flag_scale` of its points
+    (docs/ai.md: what the fit to self-play said), the same count otherwise."""
+    game = _flags_position({"priestess": "b2", "mad-scientist": "f1"}, {"villager": "f6"})
+    state = game.state
+    plain = _her_return(FLAG_ROUNDS, state, "priestess")
+    assert plain > 0
+    assert abs(_her_return(FITTED, state, "priestess") - FITTED.flag_scale * plain) < 1e-9
