@@ -30,9 +30,11 @@ a point marker. Two ways to use them:
 
 In Flags the points come mostly from returns at the end of a round, which the next turns
 do not reach. `ROUND_END` counts a flat share of a return for a character beside the
-rival's flag or a move or two from it; `FLAG_ROUNDS` (the hard and expert levels') counts
-each character's return round by round: this round at the exact chance that no rival
-still to act knocks it down there, later rounds discounted.
+rival's flag or a move or two from it; `FLAG_ROUNDS` counts each character's return round
+by round: this round at the exact chance that no rival still to act knocks it down there,
+later rounds discounted. `FITTED` (the hard and expert levels') is `FLAG_ROUNDS` with the
+threats read with the characters' challenge abilities and with what is not yet in hand
+weighed against points in hand as their games suggested.
 """
 
 from __future__ import annotations
