@@ -591,16 +591,12 @@ class Evaluator:
         moves = view.moves
         discount, later = self.w.flag_rounds
         ending = _round_ending(state)
-
-        def actions(p: Piece) -> int:
-            return _actions_left(state, p, ending)
-
         for side, chars in view.chars.items():
             goals = [sq for owner, sq in flags.items() if owner != side]
             if not goals:
                 continue
             rivals = [
-                (r, actions(r))
+                (r, _actions_left(state, r, ending))
                 for r in view.targets
                 if r.side != side and state.rivals(side, r.side) and r.standing
             ]
@@ -611,7 +607,7 @@ class Evaluator:
                 goal = min(goals, key=lambda g: moves[p.square][g])  # type: ignore[index]
                 near = moves[p.square][goal]
                 needed = near + (0 if p.standing else RALLY)
-                have = actions(p)
+                have = _actions_left(state, p, ending)
                 if needed <= have:
                     spot = p.square if near == 0 else goal
                     survive = 1.0
