@@ -133,11 +133,15 @@ class ExpectimaxAgent:
         # the most promising as they stand are searched first, each with a fair share of the
         # budget, so that no choice is left unsearched because it came late in the list
         first = list(range(len(children)))
+        keys: list[tuple[object, ...] | None] = [None] * len(children)
         if self.turn_budget is not None:
-            first.sort(key=lambda i: -self._eval(children[i][1])[seat])
+            keys = [child.key() for _, child in children]
+            first.sort(key=lambda i: -self._eval(children[i][1], keys[i])[seat])
         share = 1.0 if self.depth == 1 else SHALLOW_SHARE
         # the one-turn values of this decision's choices share one beam budget (origin 0)
-        found = self._shared(first, lambda i: self._value(children[i][1], 1, turn, 0), share)
+        found = self._shared(
+            first, lambda i: self._value(children[i][1], 1, turn, 0, keys[i]), share
+        )
         values = dict(zip(first, (v[seat] for v in found), strict=True))
         shallow = [(c, values[i]) for i, (c, _) in enumerate(children)]
         if self.depth == 1 or self._over():
