@@ -488,6 +488,33 @@ def test_the_threats_count_a_challenge_ability_its_side_has_a_token_for() -> Non
     ]
 
 
+def test_the_threats_count_a_challenge_item_while_its_card_is_off_the_cooldown_track() -> None:
+    """The threats read the challenge items a character holds ("Items": "While an item is
+    on the cooldown track, it cannot be used"): Dracula beside the villager with the
+    Shovel brings its challenge 4 and then a basic challenge; with the Shovel on his side's
+    cooldown track, two basic challenges. The Fishing Net's range 3 reaches a rival a move
+    action off, so both actions are challenges; without it, one is spent moving."""
+    from funkoverse.ai.evaluate import _p_win
+
+    game = position({"villager": "c3"}, {"dracula": "c6"}, items={"light": [("shovel", "dracula")]})
+    state = game.state
+    villager, dracula = state.pieces["villager"], state.pieces["dracula"]
+    assert villager.defense is not None and dracula.items == ("shovel",)
+    state.sides["light"].pool.clear()
+    ev = Evaluator(dataclasses.replace(FLAG_ROUNDS, abilities=True))
+    basic = _p_win(state, 2, villager.defense)
+    assert ev._tries(state, dracula, 2, 0, villager, True) == [
+        _p_win(state, 4, villager.defense),
+        basic,
+    ]
+    state.sides["light"].track[2].append(("item", "shovel"))
+    assert ev._tries(state, dracula, 2, 0, villager, True) == [basic, basic]
+    dracula.items = ("fishing-net",)
+    assert ev._tries(state, dracula, 2, 1, villager, True) == [basic, basic]
+    dracula.items = ()
+    assert ev._tries(state, dracula, 2, 1, villager, True) == [basic]
+
+
 def test_the_fitted_weights_count_a_flags_return_at_their_share_of_its_points() -> None:
     """hard and expert trust a return that is not yet in hand at `flag_scale` of its points
     (docs/ai.md: what the fit to self-play said), the same count otherwise."""

@@ -46,7 +46,7 @@ from typing import Any
 
 from funkoverse.rules import engine
 from funkoverse.rules.board import Board
-from funkoverse.rules.cards import CharacterCard, TokenColor
+from funkoverse.rules.cards import CharacterCard, Step, TokenColor
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.frames import RoundEndFrame
 from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
@@ -85,7 +85,8 @@ class Weights:
     # when its round ends); 0 leaves it to `flag_return`
     flag_rounds: tuple[float, float] = (0.0, 0.0)
     # the threats of the next turns count each character's challenge abilities (its first
-    # challenge's dice, the squares it moves on the way) when its side has a token to pay
+    # challenge's dice, the squares it moves on the way) when its side has a token to pay,
+    # and the challenge items it holds while their cards are off the cooldown track
     abilities: bool = False
     # the characters knocked down and knocked out now, when they weigh otherwise than in the
     # next turns' plans (None: `knocked_down` and `knocked_out`)
@@ -110,6 +111,8 @@ FITTED = Weights(
     turn_weights=(0.4, 0.35, 0.25),
     material=(0.3, 0.4),
     objective=0.12,
+    pool_token=0.15,
+    track_token=0.15,
 )
 DEFAULT_WEIGHTS = RACE
 
@@ -207,13 +210,34 @@ def _knock_odds(tries: list[float], standing: bool) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class _Strike:
-    """A challenge ability as the threats read it: its first challenge, paid with a token."""
+    """A challenge ability or item as the threats read it: its first challenge, paid with a
+    token (an ability) or made while the item's card is off the cooldown track."""
 
-    color: TokenColor
+    color: TokenColor | None  # the token an ability costs (None: an item)
     dice: int
     plus_defense: bool  # its dice grow by the target's defense (Fight for Justice)
     vs_down: int  # more dice against a knocked-down target
-    reach: int  # move actions the squares it covers before the challenge save
+    reach: int  # move actions the squares it covers before the challenge (and its range) save
+
+
+def _read_strike(steps: Sequence[Step], color: TokenColor | None) -> _Strike | None:
+    """The first challenge of a card's steps, with the squares the steps before it cover."""
+    squares = 0
+    for step in steps:
+        if step.op == "challenge":
+            squares += max(0, step.int("range", 1) - 1)
+            return _Strike(
+                color,
+                step.int("dice", BASIC_DICE),
+                step.get("bonus") == "target_defense",
+                step.int("extra_vs_knocked_down"),
+                squares // BASIC_MOVE,
+            )
+        if step.op in ("move", "pull_rival_seen"):
+            squares += step.int("squares")
+        elif step.op == "place_self_adjacent_to_rival":
+            squares += step.int("within")
+    return None
 
 
 _STRIKES: dict[str, tuple[_Strike, ...]] = {}
@@ -225,30 +249,35 @@ def _strikes(card: CharacterCard | None) -> tuple[_Strike, ...]:
         return ()
     hit = _STRIKES.get(card.id)
     if hit is None:
-        found = []
-        for ability in card.abilities:
-            if not ability.challenge_action:
-                continue
-            squares = 0
-            for step in ability.steps:
-                if step.op == "challenge":
-                    found.append(
-                        _Strike(
-                            ability.color,
-                            step.int("dice", BASIC_DICE),
-                            step.get("bonus") == "target_defense",
-                            step.int("extra_vs_knocked_down"),
-                            squares // BASIC_MOVE,
-                        )
-                    )
-                    break
-                if step.op in ("move", "pull_rival_seen"):
-                    squares += step.int("squares")
-                elif step.op == "place_self_adjacent_to_rival":
-                    squares += step.int("within")
-        hit = tuple(found)
+        found = (
+            _read_strike(ability.steps, ability.color)
+            for ability in card.abilities
+            if ability.challenge_action
+        )
+        hit = tuple(strike for strike in found if strike is not None)
         _STRIKES[card.id] = hit
     return hit
+
+
+_ITEM_STRIKES: dict[str, _Strike | None] = {}
+
+
+def _item_strikes(state: GameState, piece: Piece) -> list[_Strike]:
+    """The challenges of the items `piece` holds that it may use now ("While an item is on
+    the cooldown track, it cannot be used")."""
+    found = []
+    for item_id in piece.items:
+        item = state.setup.items.get(item_id)
+        if item is None or not item.challenge_action:
+            continue
+        if item.cost and state.sides[piece.side].track_position(("item", item_id)) is not None:
+            continue
+        if item_id not in _ITEM_STRIKES:
+            _ITEM_STRIKES[item_id] = _read_strike(item.steps, None)
+        strike = _ITEM_STRIKES[item_id]
+        if strike is not None:
+            found.append(strike)
+    return found
 
 
 # ------------------------------------------------------------------ the evaluator
@@ -830,14 +859,20 @@ class Evaluator:
     ) -> list[float]:
         """The chances to win of the challenges `piece`, with `actions` and `away` move actions
         from beside `target`, can make against it: basic challenges, or one of its challenge
-        abilities its side has a token for and basic challenges with the actions left."""
+        abilities its side has a token for, or a challenge item it may use, and basic
+        challenges with the actions left."""
         defense = target.defense or 0
         basic = _p_win(state, BASIC_DICE, defense)
         best = [basic] * (actions - away) if actions > away else []
-        pool = state.sides[piece.side].pool if piece.side in state.sides else {}
-        for strike in _strikes(piece.card):
+        if piece.side not in state.sides:
+            return best
+        pool = state.sides[piece.side].pool
+        strikes = _strikes(piece.card)
+        if piece.items:
+            strikes = (*strikes, *_item_strikes(state, piece))
+        for strike in strikes:
             left = actions - max(0, away - strike.reach)
-            if left < 1 or pool.get(strike.color, 0) <= 0:
+            if left < 1 or (strike.color is not None and pool.get(strike.color, 0) <= 0):
                 continue
             dice = strike.dice + (defense if strike.plus_defense else 0)
             dice += 0 if standing else strike.vs_down
