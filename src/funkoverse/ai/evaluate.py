@@ -6,7 +6,8 @@ points and the scenario's target, whose turn it is, the turn order), so it score
 scenario and any number of sides. It knows the basic actions every character has (move 2,
 challenge an adjacent rival with 2 dice, assist, rally, interact) and asks the scenario
 what a knock-out is worth; abilities and items are left to the search, which sees them
-through `legal_choices`.
+through `legal_choices` (with `Weights.abilities`, the threats read the first challenge of
+challenge abilities and items from their cards).
 
 Every estimate starts from a *score* per side in logit units (the log-odds scale of a win
 probability): points and the share of the scenario's target they make, characters knocked
@@ -33,8 +34,8 @@ do not reach. `ROUND_END` counts a flat share of a return for a character beside
 rival's flag or a move or two from it; `FLAG_ROUNDS` counts each character's return round
 by round: this round at the exact chance that no rival still to act knocks it down there,
 later rounds discounted. `FITTED` (the hard and expert levels') is `FLAG_ROUNDS` with the
-threats read with the characters' challenge abilities and with what is not yet in hand
-weighed against points in hand as their games suggested.
+threats read with the characters' challenge abilities and items, and with what is not yet
+in hand weighed against points in hand as their games suggested.
 """
 
 from __future__ import annotations
