@@ -264,14 +264,10 @@ _ITEM_STRIKES: dict[str, _Strike | None] = {}
 
 
 def _item_strikes(state: GameState, piece: Piece) -> list[_Strike]:
-    """The challenges of the items `piece` holds that it may use now ("While an item is on
-    the cooldown track, it cannot be used")."""
+    """The challenges of the items `piece` may use now (`engine.ready_items`)."""
     found = []
-    for item_id in piece.items:
-        item = state.setup.items.get(item_id)
-        if item is None or not item.challenge_action:
-            continue
-        if item.cost and state.sides[piece.side].track_position(("item", item_id)) is not None:
+    for item_id, item in engine.ready_items(state, piece):
+        if not item.challenge_action:
             continue
         if item_id not in _ITEM_STRIKES:
             _ITEM_STRIKES[item_id] = _read_strike(item.steps, None)

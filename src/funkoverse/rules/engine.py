@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from funkoverse.rules import geometry, setup_phase, steps, track, world
-from funkoverse.rules.cards import TOKEN_KINDS, Ability, CharacterCard, Step, TokenColor
+from funkoverse.rules.cards import TOKEN_KINDS, Ability, CharacterCard, ItemCard, Step, TokenColor
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.errors import IllegalChoice
 from funkoverse.rules.frames import (
@@ -575,19 +575,28 @@ def _targets_from(state: GameState, piece: Piece, square: int, reach: int | None
     )
 
 
-def _item_options(state: GameState, piece: Piece) -> list[str]:
-    """Items: the use-item action (its card not on the track) and items that give a basic action."""
-    options = []
+def ready_items(state: GameState, piece: Piece) -> list[tuple[str, ItemCard]]:
+    """The items `piece` holds that give it an action now, whatever it may target: a
+    use-item action whose card is not on the track, or a basic action the item gives."""
+    ready = []
     for item_id in piece.items:
         item = state.setup.items.get(item_id)
         if item is None or (item.cost == 0 and not item.basic_action):
             continue
         if track.position(state, piece.side, ("item", item_id)) is not None:
             continue  # "While an item is on the cooldown track, it cannot be used."
-        if item.challenge_action and not _has_possible_target(state, piece, item.steps):
-            continue
-        options.append(f"item:{item_id}")
-    return options
+        ready.append((item_id, item))
+    return ready
+
+
+def _item_options(state: GameState, piece: Piece) -> list[str]:
+    """Items: the use-item action (its card not on the track) and items that give a basic
+    action, a challenge only with a target in reach."""
+    return [
+        f"item:{item_id}"
+        for item_id, item in ready_items(state, piece)
+        if not item.challenge_action or _has_possible_target(state, piece, item.steps)
+    ]
 
 
 def _apply_action(state: GameState, head: str, rest: str, events: Events) -> None:
