@@ -93,6 +93,9 @@ class Weights:
     # next turns' plans (None: `knocked_down` and `knocked_out`)
     material: tuple[float, float] | None = None
     flag_scale: float = 1.0  # how much the Flags count is trusted, against points in hand
+    # Flags: a return nothing can stop any more (a standing character beside the rival's flag
+    # and no rival left to act this round) counts as points in hand, not at `flag_scale`
+    sure_returns: bool = False
 
 
 RACE = Weights()
@@ -103,12 +106,16 @@ FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
 # not yet in hand (the Flags count, the next turns' plans, who is knocked down or out now)
 # weighed less against points in hand, nearer to what a fit to self-play suggested: a
 # regression on 2,386 positions (41 of hard's games against greedy) of the points each
-# side gained in the next two rounds (docs/ai.md).
+# side gained in the next two rounds. A fit of who won (6,511 positions of 81 games) then
+# split the Flags count: a return still possible this round at 0.6 of its chance, one
+# rounds away at 0.6 x 0.375, and one nothing can stop any more as points in hand
+# (docs/ai.md).
 FITTED = Weights(
     race=False,
-    flag_rounds=(0.5, 0.75),
+    flag_rounds=(0.5, 0.375),
     abilities=True,
-    flag_scale=0.3,
+    flag_scale=0.6,
+    sure_returns=True,
     turn_weights=(0.4, 0.35, 0.25),
     material=(0.3, 0.4),
     objective=0.12,
@@ -626,7 +633,7 @@ class Evaluator:
                 for r in view.targets
                 if r.side != side and state.rivals(side, r.side) and r.standing
             ]
-            expected = 0.0
+            expected = certain = 0.0
             for p in chars:
                 if p.square is None:
                     continue
@@ -634,7 +641,9 @@ class Evaluator:
                 near = moves[p.square][goal]
                 needed = near + (0 if p.standing else RALLY)
                 have = _actions_left(state, p, ending)
-                if needed <= have:
+                if needed == 0 and not any(k for _, k in rivals) and self.w.sure_returns:
+                    certain += 1.0  # beside the flag, standing, and no rival left to act
+                elif needed <= have:
                     spot = p.square if near == 0 else goal
                     survive = 1.0
                     if p.defense is not None and self.w.abilities:
@@ -656,6 +665,8 @@ class Evaluator:
                 scores[side] += self.w.flag_scale * self._points_value(
                     state, side, FLAG_POINTS * expected
                 )
+            if certain:
+                scores[side] += self._points_value(state, side, FLAG_POINTS * certain)
 
     # -- the next turns ----------------------------------------------------------
 
