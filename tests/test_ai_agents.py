@@ -526,10 +526,11 @@ def test_the_fitted_weights_count_a_flags_return_at_their_share_of_its_points() 
 
 
 def test_a_return_no_rival_can_stop_counts_as_points_in_hand() -> None:
-    """Flags: with no rival left to act this round, a standing character beside the rival's
-    flag returns when the round ends ("Ending a Round"), so hard and expert count its 2 points
-    whole; while the villager beside her still has its turn, the return is open to the dice
-    and counts at `flag_scale` of its chance, as one whose own turn is still to come does."""
+    """Flags: with no rival left to act this round, a character that can stand beside the
+    rival's flag when the round ends returns ("Ending a Round"), so hard and expert count its
+    2 points whole, even knocked down with its turn (a rally) still to come; while the
+    villager beside her has its turn, the return is open to the dice and counts at
+    `flag_scale` of its chance; once she has had her turn knocked down, it is a round away."""
     game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "c5"})
     state = game.state
     whole = FITTED.points * 2 / 6
@@ -537,5 +538,9 @@ def test_a_return_no_rival_can_stop_counts_as_points_in_hand() -> None:
     assert _her_return(FITTED, state, "priestess") < FITTED.flag_scale * whole
     state.pieces["villager"].exhausted = True
     assert abs(_her_return(FITTED, state, "priestess") - whole) < 1e-9
-    state.pieces["priestess"].standing = False  # she must rally first: her turn is to come
-    assert abs(_her_return(FITTED, state, "priestess") - FITTED.flag_scale * whole) < 1e-9
+    state.pieces["priestess"].standing = False
+    assert abs(_her_return(FITTED, state, "priestess") - whole) < 1e-9
+    state.pieces["priestess"].exhausted = True
+    discount, later = FITTED.flag_rounds
+    expected = FITTED.flag_scale * whole * later * discount
+    assert abs(_her_return(FITTED, state, "priestess") - expected) < 1e-9

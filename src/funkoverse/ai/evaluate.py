@@ -93,8 +93,8 @@ class Weights:
     # next turns' plans (None: `knocked_down` and `knocked_out`)
     material: tuple[float, float] | None = None
     flag_scale: float = 1.0  # how much the Flags count is trusted, against points in hand
-    # Flags: a return nothing can stop any more (a standing character beside the rival's flag
-    # and no rival left to act this round) counts as points in hand, not at `flag_scale`
+    # Flags: a return no rival can stop any more (none is left to act this round) counts as
+    # points in hand, not at `flag_scale`
     sure_returns: bool = False
 
 
@@ -633,6 +633,7 @@ class Evaluator:
                 for r in view.targets
                 if r.side != side and state.rivals(side, r.side) and r.standing
             ]
+            unopposed = self.w.sure_returns and not any(k for _, k in rivals)
             expected = certain = 0.0
             for p in chars:
                 if p.square is None:
@@ -641,8 +642,8 @@ class Evaluator:
                 near = moves[p.square][goal]
                 needed = near + (0 if p.standing else RALLY)
                 have = _actions_left(state, p, ending)
-                if needed == 0 and not any(k for _, k in rivals) and self.w.sure_returns:
-                    certain += 1.0  # beside the flag, standing, and no rival left to act
+                if needed <= have and unopposed:
+                    certain += 1.0  # no rival left to act this round can stop it
                 elif needed <= have:
                     spot = p.square if near == 0 else goal
                     survive = 1.0
