@@ -34,8 +34,9 @@ do not reach. `ROUND_END` counts a flat share of a return for a character beside
 rival's flag or a move or two from it; `FLAG_ROUNDS` counts each character's return round
 by round: this round at the exact chance that no rival still to act knocks it down there,
 later rounds discounted. `FITTED` (the hard and expert levels') is `FLAG_ROUNDS` with the
-threats read with the characters' challenge abilities and items, and with what is not yet
-in hand weighed against points in hand as their games suggested.
+threats read with the characters' challenge abilities and items, with what is not yet in
+hand weighed against points in hand as their games suggested, and with a return no rival
+is left to act against counted as points in hand.
 """
 
 from __future__ import annotations
