@@ -109,7 +109,7 @@ FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
 # regression on 2,386 positions (41 of hard's games against greedy) of the points each
 # side gained in the next two rounds. A fit of who won (6,511 positions of 81 games) then
 # split the Flags count: a return still possible this round at 0.6 of its chance, one
-# rounds away at 0.6 x 0.375, and one nothing can stop any more as points in hand
+# rounds away at 0.6 x 0.375, and one no rival is left to act against as points in hand
 # (docs/ai.md).
 FITTED = Weights(
     race=False,
