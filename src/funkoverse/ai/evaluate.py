@@ -643,9 +643,12 @@ class Evaluator:
                 near = moves[p.square][goal]
                 needed = near + (0 if p.standing else RALLY)
                 have = _actions_left(state, p, ending)
-                if needed <= have and unopposed:
+                if needed > have:
+                    rounds = -(-(needed - have) // ACTIONS)
+                    expected += later * discount**rounds
+                elif unopposed:
                     certain += 1.0  # no rival left to act this round can stop it
-                elif needed <= have:
+                else:
                     spot = p.square if near == 0 else goal
                     survive = 1.0
                     if p.defense is not None and self.w.abilities:
@@ -660,9 +663,6 @@ class Evaluator:
                             if tries > 0:
                                 survive *= miss**tries
                     expected += survive
-                else:
-                    rounds = -(-(needed - have) // ACTIONS)
-                    expected += later * discount**rounds
             if expected:
                 scores[side] += self.w.flag_scale * self._points_value(
                     state, side, FLAG_POINTS * expected
