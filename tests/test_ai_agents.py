@@ -544,3 +544,31 @@ def test_a_return_no_rival_can_stop_counts_as_points_in_hand() -> None:
     discount, later = FITTED.flag_rounds
     expected = FITTED.flag_scale * whole * later * discount
     assert abs(_her_return(FITTED, state, "priestess") - expected) < 1e-9
+
+
+def test_winning_a_scenario_a_return_that_reaches_the_target_wins_when_the_round_ends() -> None:
+    """Flags, "Winning a Scenario": the most points at the end of a round win, once at the
+    target, and a tie plays on. As `FITTED` reads it (`round_race`), dark at 4 of the 6 points
+    and the priestess beside the rival's flag (the mad scientist has had its turn) wins when the
+    round ends if no rival is left to act; with light at 6 as well it is a tie and the game plays on; while the
+    villager still has its turn, dark wins at about the chance its two challenges miss her."""
+    from funkoverse.ai.evaluate import _p_win
+
+    assert FITTED.round_race
+    racing = Evaluator(FITTED)
+    plain = Evaluator(dataclasses.replace(FITTED, round_race=False))
+    game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "c5"})
+    state = game.state
+    dark = state.seats.index("dark")
+    state.sides["dark"].points = 4
+    state.pieces["mad-scientist"].exhausted = True
+    priestess = state.pieces["priestess"]
+    assert priestess.defense is not None
+    miss = 1.0 - _p_win(state, 2, priestess.defense)
+    open_to_dice = racing.values(state)[dark]
+    assert miss**2 <= open_to_dice < 1.0
+    assert plain.values(state)[dark] < open_to_dice
+    state.pieces["villager"].exhausted = True
+    assert racing.values(state)[dark] == 1.0
+    state.sides["light"].points = 6
+    assert racing.values(state)[dark] < 0.9

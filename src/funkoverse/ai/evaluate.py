@@ -35,8 +35,10 @@ rival's flag or a move or two from it; `FLAG_ROUNDS` counts each character's ret
 by round: this round at the exact chance that no rival still to act knocks it down there,
 later rounds discounted. `FITTED` (the hard and expert levels') is `FLAG_ROUNDS` with the
 threats read with the characters' challenge abilities and items, with what is not yet in
-hand weighed against points in hand as their games suggested, and with a return no rival
-is left to act against counted as points in hand.
+hand weighed against points in hand as their games suggested, with a return no rival is
+left to act against counted as points in hand, and with the end of the round read as the
+rules decide the game (the most points at the end of a round, once at the target) when what
+is still possible this round may take a side there.
 """
 
 from __future__ import annotations
@@ -97,6 +99,9 @@ class Weights:
     # Flags: a return no rival can stop any more (none is left to act this round) counts as
     # points in hand, not at `flag_scale`
     sure_returns: bool = False
+    # Flags: the returns still possible this round decide the game when they take a side to
+    # the target with the most points ("Winning a Scenario"), at their chances
+    round_race: bool = False
 
 
 RACE = Weights()
@@ -110,13 +115,15 @@ FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
 # side gained in the next two rounds. A fit of who won (6,511 positions of 81 games) then
 # split the Flags count: a return still possible this round at 0.6 of its chance, one
 # rounds away at 0.6 x 0.375, and one no rival is left to act against as points in hand
-# (docs/ai.md).
+# (docs/ai.md). When the returns and points still possible this round may take a side to the
+# target, the round's end is read as the rules decide the game (`round_race`).
 FITTED = Weights(
     race=False,
     flag_rounds=(0.5, 0.375),
     abilities=True,
     flag_scale=0.6,
     sure_returns=True,
+    round_race=True,
     turn_weights=(0.4, 0.35, 0.25),
     material=(0.3, 0.4),
     objective=0.12,
@@ -298,7 +305,7 @@ class _Turn:
 class _View:
     """What one evaluation needs, gathered once: each side's characters, the rivals' squares."""
 
-    __slots__ = ("_reach", "chars", "moves", "state", "targets")
+    __slots__ = ("_reach", "chars", "moves", "race", "state", "targets")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -313,6 +320,9 @@ class _View:
                 if p.square is not None:
                     self.targets.append(p)
         self._reach: dict[tuple[str, str], int] = {}
+        # Flags, for the race to the target: what each side may still gain this round, as
+        # (points, chance): its returns, and a point its turns' best plans may take
+        self.race: dict[str, list[tuple[int, float]]] = {}
 
     def reach(self, piece: Piece, side: str) -> int:
         """Move actions `piece` (on the map) needs to stand beside the nearest piece on the map
@@ -326,7 +336,8 @@ class _View:
         return hit
 
 
-Plan = tuple[float, dict[str, float]]  # (chance to win the game, score changes by side)
+# (chance to win the game, score changes by side, the best chance the turn has to gain a point)
+Plan = tuple[float, dict[str, float], float]
 
 
 class Evaluator:
@@ -359,11 +370,13 @@ class Evaluator:
         plans = self._plans(view)
         scores = self._scores(view, plans)
         base = _softmax([scores[s] for s in seats])
+        if self.w.round_race and state.setup.scenario.flags:
+            base = _round_race(state, view.race, base)
         # a race of turns: each may win the game outright; the rest falls to the base estimate
         left = 1.0
         out = [0.0] * len(seats)
         weights = self.w.win_weights
-        for index, (side, (win, _)) in enumerate(plans):
+        for index, (side, (win, _, _)) in enumerate(plans):
             if win > 0:
                 chance = weights[min(index, len(weights) - 1)] * win
                 out[seats.index(side)] += left * chance
@@ -558,7 +571,7 @@ class Evaluator:
                 elif not p.standing:
                     scores[side] -= down
         self._objectives(view, scores)
-        for index, (_, (_, deltas)) in enumerate(plans):
+        for index, (_, (_, deltas, _)) in enumerate(plans):
             weight = w.turn_weights[min(index, len(w.turn_weights) - 1)]
             for side, g in deltas.items():
                 scores[side] += weight * g
@@ -636,6 +649,7 @@ class Evaluator:
             ]
             unopposed = self.w.sure_returns and not any(k for _, k in rivals)
             expected = certain = 0.0
+            this_round = view.race.setdefault(side, [])
             for p in chars:
                 if p.square is None:
                     continue
@@ -648,27 +662,37 @@ class Evaluator:
                     expected += later * discount**rounds
                 elif unopposed:
                     certain += 1.0  # no rival left to act this round can stop it
+                    this_round.append((FLAG_POINTS, 1.0))
                 else:
-                    spot = p.square if near == 0 else goal
-                    survive = 1.0
-                    if p.defense is not None and self.w.abilities:
-                        for r, k in rivals:
-                            away = moves[r.square][spot]  # type: ignore[index]
-                            for t in self._tries(state, r, k, away, p, True):
-                                survive *= 1.0 - t
-                    elif p.defense is not None:
-                        miss = 1.0 - _p_win(state, BASIC_DICE, p.defense)
-                        for r, k in rivals:
-                            tries = k - moves[r.square][spot]  # type: ignore[index]
-                            if tries > 0:
-                                survive *= miss**tries
+                    survive = self._survive(state, p, p.square if near == 0 else goal, rivals)
                     expected += survive
+                    this_round.append((FLAG_POINTS, survive))
             if expected:
                 scores[side] += self.w.flag_scale * self._points_value(
                     state, side, FLAG_POINTS * expected
                 )
             if certain:
                 scores[side] += self._points_value(state, side, FLAG_POINTS * certain)
+
+    def _survive(
+        self, state: GameState, p: Piece, spot: int, rivals: list[tuple[Piece, int]]
+    ) -> float:
+        """The chance that none of `rivals` (with the actions each has left this round) knocks
+        `p` down on `spot`."""
+        survive = 1.0
+        moves = walks(state.board).moves
+        if p.defense is not None and self.w.abilities:
+            for r, k in rivals:
+                away = moves[r.square][spot]  # type: ignore[index]
+                for t in self._tries(state, r, k, away, p, True):
+                    survive *= 1.0 - t
+        elif p.defense is not None:
+            miss = 1.0 - _p_win(state, BASIC_DICE, p.defense)
+            for r, k in rivals:
+                tries = k - moves[r.square][spot]  # type: ignore[index]
+                if tries > 0:
+                    survive *= miss**tries
+        return survive
 
     # -- the next turns ----------------------------------------------------------
 
@@ -759,17 +783,24 @@ class Evaluator:
 
     def _plans(self, view: _View) -> list[tuple[str, Plan]]:
         """The best plan of each of the next super-turns (consecutive turns of one side merged):
-        (side, (chance to win the game in it, score changes by side apart from that))."""
+        (side, (chance to win the game in it, score changes by side apart from that, chance to
+        gain a point)). The turns of this round also leave each side's chances to gain a point
+        before it ends in `view.race`."""
         merged: list[list[_Turn]] = []
         for t in self._upcoming(view, len(self.w.turn_weights)):
             if merged and merged[-1][0].side == t.side:
                 merged[-1].append(t)
             else:
                 merged.append([t])
-        return [
-            (group[0].side, self._best_plan(view, group))
-            for group in merged[: len(self.w.turn_weights)]
-        ]
+        plans = []
+        this_round = True
+        for group in merged[: len(self.w.turn_weights)]:
+            plan = self._best_plan(view, group)
+            this_round = this_round and not group[0].new_round
+            if this_round and plan[2] > 0.0:
+                view.race.setdefault(group[0].side, []).append((1, plan[2]))
+            plans.append((group[0].side, plan))
+        return plans
 
     def _best_plan(self, view: _View, group: list[_Turn]) -> Plan:
         """The best thing one side can do in one turn, or two in a row: attack one rival with
@@ -779,10 +810,11 @@ class Evaluator:
         side = group[0].side
         budgets = self._budgets(group)
         if not budgets:
-            return 0.0, {}
+            return 0.0, {}, 0.0
         moves = view.moves
         best_value = 0.0
-        best: Plan = (0.0, {})
+        best: Plan = (0.0, {}, 0.0)
+        point_chance = 0.0  # the best chance this turn has to gain a point, for the race
         # attack: the challenges every usable character can bring against one rival
         for d in view.targets:
             if d.side == side or d.defense is None or not state.rivals(side, d.side):
@@ -834,7 +866,9 @@ class Evaluator:
                 deltas = {d.side: -loss}
                 if gain:
                     deltas[side] = gain
-                best_value, best = value, (win, deltas)
+                best_value, best = value, (win, deltas, 0.0)
+            if points and not wins and ko > point_chance:
+                point_chance = ko
         # stand up an ally (rally or assist)
         if w.knocked_down > best_value:
             for x in view.chars[side]:
@@ -846,12 +880,12 @@ class Evaluator:
                     for budget in budgets
                     for piece, k in budget
                 ):
-                    best_value, best = w.knocked_down, (0.0, {side: w.knocked_down})
+                    best_value, best = w.knocked_down, (0.0, {side: w.knocked_down}, 0.0)
                     break
         # interact with a point marker
         if state.setup.scenario.point_markers:
             value = self._points_value(state, side, 1)
-            if value > best_value:
+            if value > best_value or (w.round_race and value > 0.0):
                 for m in state.pieces.values():
                     if m.kind is not Kind.MARKER or m.square is None or not _point(m):
                         continue
@@ -860,9 +894,11 @@ class Evaluator:
                         for budget in budgets
                         for piece, k in budget
                     ):
-                        best_value, best = value, (0.0, {side: value})
+                        point_chance = 1.0
+                        if value > best_value:
+                            best_value, best = value, (0.0, {side: value}, 0.0)
                         break
-        return best
+        return best[0], best[1], point_chance
 
     def _tries(
         self, state: GameState, piece: Piece, actions: int, away: int, target: Piece, standing: bool
@@ -976,6 +1012,42 @@ def _actions_left(state: GameState, piece: Piece, ending: bool) -> int:
 def _round_ending(state: GameState) -> bool:
     """Whether the round is ending: every character has had its turn this round."""
     return any(isinstance(f, RoundEndFrame) for f in state.stack)
+
+
+def _round_race(
+    state: GameState, race: dict[str, list[tuple[int, float]]], base: tuple[float, ...]
+) -> tuple[float, ...]:
+    """Flags: each side's chance to win when this round ends ("Winning a Scenario": the most
+    points, at the target; a tie plays on), from its points and what it may still gain this
+    round (`race`: the points of each return or gain, at its chance); what no side wins this
+    round falls to `base`."""
+    target = state.setup.scenario.points_to_win(state)
+    seats = state.seats
+    points = tuple(state.sides[s].points for s in seats)
+    if not target or all(
+        have + sum(step for step, _ in race.get(side, ())) < target
+        for side, have in zip(seats, points, strict=True)
+    ):
+        return base
+    spread = {points: 1.0}
+    for i, side in enumerate(seats):
+        for step, chance in race.get(side, ()):
+            chance = min(chance, 1.0)
+            nxt: dict[tuple[int, ...], float] = {}
+            for pts, prob in spread.items():
+                if chance > 0.0:
+                    up = (*pts[:i], pts[i] + step, *pts[i + 1 :])
+                    nxt[up] = nxt.get(up, 0.0) + prob * chance
+                if chance < 1.0:
+                    nxt[pts] = nxt.get(pts, 0.0) + prob * (1.0 - chance)
+            spread = nxt
+    wins = [0.0] * len(seats)
+    for pts, prob in spread.items():
+        best = max(pts)
+        if best >= target and pts.count(best) == 1:
+            wins[pts.index(best)] += prob
+    rest = 1.0 - sum(wins)
+    return tuple(w + rest * b for w, b in zip(wins, base, strict=True))
 
 
 def _after(seats: Sequence[str], side: str) -> str:
