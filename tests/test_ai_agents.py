@@ -198,6 +198,14 @@ SEARCHERS = {
     "hard-200": lambda seed: GreedyAgent(
         seed, evaluator=Evaluator(FITTED), beam=6, turn_budget=200
     ),
+    # the end of the round read as the rules decide the game: a point now that wins it is worth
+    # more than one a later turn may take
+    "hard-race": lambda seed: GreedyAgent(
+        seed,
+        evaluator=Evaluator(dataclasses.replace(FITTED, round_race=True)),
+        beam=6,
+        turn_budget=2000,
+    ),
 }
 
 
@@ -548,15 +556,14 @@ def test_a_return_no_rival_can_stop_counts_as_points_in_hand() -> None:
 
 def test_winning_a_scenario_a_return_that_reaches_the_target_wins_when_the_round_ends() -> None:
     """Flags, "Winning a Scenario": the most points at the end of a round win, once at the
-    target, and a tie plays on. As `FITTED` reads it (`round_race`), dark at 4 of the 6 points
-    and the priestess beside the rival's flag (the mad scientist has had its turn) wins when the
-    round ends if no rival is left to act; with light at 6 as well it is a tie and the game plays on; while the
+    target, and a tie plays on. As `round_race` reads it, dark at 4 of the 6 points and the
+    priestess beside the rival's flag (the mad scientist has had its turn) wins when the round
+    ends if no rival is left to act; with light at 6 as well it is a tie and the game plays on; while the
     villager still has its turn, dark wins at about the chance its two challenges miss her."""
     from funkoverse.ai.evaluate import _p_win
 
-    assert FITTED.round_race
-    racing = Evaluator(FITTED)
-    plain = Evaluator(dataclasses.replace(FITTED, round_race=False))
+    racing = Evaluator(dataclasses.replace(FITTED, round_race=True))
+    plain = Evaluator(FITTED)
     game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "c5"})
     state = game.state
     dark = state.seats.index("dark")

@@ -35,10 +35,10 @@ rival's flag or a move or two from it; `FLAG_ROUNDS` counts each character's ret
 by round: this round at the exact chance that no rival still to act knocks it down there,
 later rounds discounted. `FITTED` (the hard and expert levels') is `FLAG_ROUNDS` with the
 threats read with the characters' challenge abilities and items, with what is not yet in
-hand weighed against points in hand as their games suggested, with a return no rival is
-left to act against counted as points in hand, and with the end of the round read as the
-rules decide the game (the most points at the end of a round, once at the target) when what
-is still possible this round may take a side there.
+hand weighed against points in hand as their games suggested, and with a return no rival
+is left to act against counted as points in hand. `round_race` reads the end of the round as
+the rules decide the game (the most points at the end of a round, once at the target) when
+what is still possible this round may take a side there.
 """
 
 from __future__ import annotations
@@ -115,15 +115,13 @@ FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
 # side gained in the next two rounds. A fit of who won (6,511 positions of 81 games) then
 # split the Flags count: a return still possible this round at 0.6 of its chance, one
 # rounds away at 0.6 x 0.375, and one no rival is left to act against as points in hand
-# (docs/ai.md). When the returns and points still possible this round may take a side to the
-# target, the round's end is read as the rules decide the game (`round_race`).
+# (docs/ai.md).
 FITTED = Weights(
     race=False,
     flag_rounds=(0.5, 0.375),
     abilities=True,
     flag_scale=0.6,
     sure_returns=True,
-    round_race=True,
     turn_weights=(0.4, 0.35, 0.25),
     material=(0.3, 0.4),
     objective=0.12,
@@ -794,11 +792,14 @@ class Evaluator:
                 merged.append([t])
         plans = []
         this_round = True
-        for group in merged[: len(self.w.turn_weights)]:
+        trust = self.w.win_weights
+        for index, group in enumerate(merged[: len(self.w.turn_weights)]):
             plan = self._best_plan(view, group)
             this_round = this_round and not group[0].new_round
             if this_round and plan[2] > 0.0:
-                view.race.setdefault(group[0].side, []).append((1, plan[2]))
+                # a later turn's plan may not survive the turns before it (as a win, below)
+                chance = plan[2] * trust[min(index, len(trust) - 1)]
+                view.race.setdefault(group[0].side, []).append((1, chance))
             plans.append((group[0].side, plan))
         return plans
 
