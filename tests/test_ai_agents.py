@@ -558,8 +558,9 @@ def test_winning_a_scenario_a_return_that_reaches_the_target_wins_when_the_round
     """Flags, "Winning a Scenario": the most points at the end of a round win, once at the
     target, and a tie plays on. As `round_race` reads it, dark at 4 of the 6 points and the
     priestess beside the rival's flag (the mad scientist has had its turn) wins when the round
-    ends if no rival is left to act; with light at 6 as well it is a tie and the game plays on; while the
-    villager still has its turn, dark wins at about the chance its two challenges miss her."""
+    ends if no rival is left to act; with light at 6 as well it is a tie and the game plays
+    on; while the villager still has its turn, dark wins at about the chance its two
+    challenges miss her."""
     from funkoverse.ai.evaluate import _p_win
 
     racing = Evaluator(dataclasses.replace(FITTED, round_race=True))

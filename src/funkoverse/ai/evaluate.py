@@ -99,8 +99,8 @@ class Weights:
     # Flags: a return no rival can stop any more (none is left to act this round) counts as
     # points in hand, not at `flag_scale`
     sure_returns: bool = False
-    # Flags: the returns still possible this round decide the game when they take a side to
-    # the target with the most points ("Winning a Scenario"), at their chances
+    # Flags: the returns and points still possible this round decide the game when they take a
+    # side to the target with the most points ("Winning a Scenario"), at their chances
     round_race: bool = False
 
 
@@ -647,7 +647,8 @@ class Evaluator:
             ]
             unopposed = self.w.sure_returns and not any(k for _, k in rivals)
             expected = certain = 0.0
-            this_round = view.race.setdefault(side, [])
+            # what this side may still gain this round, kept for the race only when it is read
+            this_round = view.race.setdefault(side, []) if self.w.round_race else []
             for p in chars:
                 if p.square is None:
                     continue
@@ -662,7 +663,7 @@ class Evaluator:
                     certain += 1.0  # no rival left to act this round can stop it
                     this_round.append((FLAG_POINTS, 1.0))
                 else:
-                    survive = self._survive(state, p, p.square if near == 0 else goal, rivals)
+                    survive = self._survive(view, p, p.square if near == 0 else goal, rivals)
                     expected += survive
                     this_round.append((FLAG_POINTS, survive))
             if expected:
@@ -672,13 +673,12 @@ class Evaluator:
             if certain:
                 scores[side] += self._points_value(state, side, FLAG_POINTS * certain)
 
-    def _survive(
-        self, state: GameState, p: Piece, spot: int, rivals: list[tuple[Piece, int]]
-    ) -> float:
+    def _survive(self, view: _View, p: Piece, spot: int, rivals: list[tuple[Piece, int]]) -> float:
         """The chance that none of `rivals` (with the actions each has left this round) knocks
         `p` down on `spot`."""
+        state = view.state
+        moves = view.moves
         survive = 1.0
-        moves = walks(state.board).moves
         if p.defense is not None and self.w.abilities:
             for r, k in rivals:
                 away = moves[r.square][spot]  # type: ignore[index]
@@ -796,7 +796,7 @@ class Evaluator:
         for index, group in enumerate(merged[: len(self.w.turn_weights)]):
             plan = self._best_plan(view, group)
             this_round = this_round and not group[0].new_round
-            if this_round and plan[2] > 0.0:
+            if self.w.round_race and this_round and plan[2] > 0.0:
                 # a later turn's plan may not survive the turns before it (as a win, below)
                 chance = plan[2] * trust[min(index, len(trust) - 1)]
                 view.race.setdefault(group[0].side, []).append((1, chance))
