@@ -470,6 +470,30 @@ def test_a_turn_never_searches_much_past_its_budget() -> None:
     assert max(spent.values()) <= budget + 400
 
 
+def test_the_search_tables_hold_the_turn_being_decided() -> None:
+    """The values a turn's search keeps serve the next decisions of the same turn; once the
+    agent's next turn begins they are behind the game and emptied, so the tables (and the
+    heap the garbage collector walks) stay the size of one turn's search."""
+    from funkoverse.ai.arena import build_setup
+
+    seen: list[int] = []
+
+    class Watched(ExpectimaxAgent):
+        def rank(self, state: GameState, choices: list[str]) -> list[tuple[str, float]]:
+            ranked = super().rank(state, choices)
+            assert self._turn is not None
+            assert all(entry[1][0] >= self._turn[0] for entry in self._table)  # type: ignore[index]
+            seen.append(len(self._evals))
+            return ranked
+
+    game = Game(build_setup("flags", None, None, 4, 3), 4)
+    agent = Watched(4, depth=2, width=(2, 1), evaluator=Evaluator(FITTED), turn_budget=600)
+    sides = dict(zip(game.state.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
+    play(game, sides, max_rounds=3)
+    assert len(seen) >= 6 and max(seen) > 0
+    assert max(seen) <= 4 * 600
+
+
 def test_the_threats_count_a_challenge_ability_its_side_has_a_token_for() -> None:
     """The next turns' threats read each character's challenge abilities ("Doing an
     Ability": a token of its type from the pool): Dracula a move away from the villager

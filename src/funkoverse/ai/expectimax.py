@@ -15,7 +15,8 @@ Each side maximizes its own chance, so free-for-all works as two sides do. Chanc
 are expanded with their exact probabilities from `engine.chance_outcomes`, never sampled.
 Every value is kept in a table keyed by `(depth, turn, state.key())`, so a position reached
 by two orders of the same moves is searched once, and the next decision of the same turn
-starts from the values the last one found (the tree is reused, not rebuilt).
+starts from the values the last one found (the tree is reused, not rebuilt). The tables
+hold one turn: they are emptied when the agent's next turn begins.
 
 Every leaf is scored at the same point of the cycle of turns (after `depth` whole turns),
 so lines of different lengths are never compared: a best-first tree that mixes depths
@@ -50,7 +51,6 @@ from funkoverse.rules.state import CHANCE, GameState
 
 Values = tuple[float, ...]
 Turn = tuple[int, str]
-_TABLE_LIMIT = 400_000
 BEAM = 4  # the choices searched on to the end of a turn at each of its decisions
 BEAM_POSITIONS = 3_000  # past this many positions in one turn's search, the beam narrows to one
 SHALLOW_SHARE = 1 / 3  # of a deeper search's budget, what the one-turn values of its choices get
@@ -113,14 +113,14 @@ class ExpectimaxAgent:
             return [(c, 0.0) for c in choices]
         view = observe(state, side)
         seat = view.seats.index(side)
-        if len(self._table) > _TABLE_LIMIT:
-            self._table.clear()
-        if len(self._evals) > _TABLE_LIMIT:
-            self._evals.clear()
         self.positions = 0
         turn = (view.turns, side)
         if turn != self._turn:
+            # a new turn: what the last one searched is behind the game, and tables kept past
+            # their turn grow the heap the garbage collector walks (pauses of half a second)
             self._turn, self._spent = turn, 0
+            self._table.clear()
+            self._evals.clear()
         try:
             return self._rank(view, choices, seat, turn)
         finally:
