@@ -494,6 +494,31 @@ def test_the_search_tables_hold_the_turn_being_decided() -> None:
     assert max(seen) <= 4 * 600
 
 
+def test_a_character_by_the_rival_flag_returns_when_the_round_end_asks() -> None:
+    """Flags: once a side has answered the round end's check ("you may choose to return one or
+    more of those characters"), a character it left by the rival's flag returns a round later
+    at the earliest. While light still answers for the villager by the dark flag, the
+    priestess dark left by the light flag counts as a return a round away, not as points in
+    hand, so hard and expert take her 2 points rather than decline them."""
+    game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "e3"})
+    state = game.state
+    for choice in ("choose:priestess", "end", "choose:villager", "end", "choose:mad-scientist"):
+        game.play(choice)
+    game.play("end")
+    assert engine.decider(state) == "dark"
+    assert engine.legal_choices(state) == ["flag:priestess", "skip"]
+    for name in ("hard", "expert"):
+        ranked = AGENTS[name](3).rank(state, engine.legal_choices(state))
+        assert [choice for choice, _ in ranked] == ["flag:priestess", "skip"]
+        assert ranked[1][1] < ranked[0][1]
+    declined = state.copy()
+    engine.apply_unchecked(declined, "skip")
+    assert engine.decider(declined) == "light"
+    discount, later = FITTED.flag_rounds
+    a_round_away = FITTED.flag_scale * FITTED.points * 2 / 6 * later * discount
+    assert abs(_her_return(FITTED, declined, "priestess") - a_round_away) < 1e-9
+
+
 def test_the_threats_count_a_challenge_ability_its_side_has_a_token_for() -> None:
     """The next turns' threats read each character's challenge abilities ("Doing an
     Ability": a token of its type from the pool): Dracula a move away from the villager
@@ -588,7 +613,7 @@ def test_winning_a_scenario_a_return_that_reaches_the_target_wins_when_the_round
     from funkoverse.ai.evaluate import _p_win
 
     racing = Evaluator(dataclasses.replace(FITTED, round_race=True))
-    plain = Evaluator(FITTED)
+    plain = Evaluator(dataclasses.replace(FITTED, round_race=False))
     game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "c5"})
     state = game.state
     dark = state.seats.index("dark")
@@ -604,3 +629,28 @@ def test_winning_a_scenario_a_return_that_reaches_the_target_wins_when_the_round
     assert racing.values(state)[dark] == 1.0
     state.sides["light"].points = 6
     assert racing.values(state)[dark] < 0.9
+
+
+def test_winning_a_scenario_past_the_target_a_point_counts_while_a_rival_is_there_too() -> None:
+    """Flags, "Winning a Scenario": "If there is a tie, play more rounds until one player has
+    more points". At 6 to 6 with two a side (the target is 6), a point more is worth as much
+    as any other to hard and expert (`beyond_target`), where the target alone capped it at
+    nothing; with the rival at 2, far from the target, a point past it is worth nothing, and
+    short of the target the target still caps what a gain is worth."""
+    game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "c5"})
+    state = game.state
+    past = Evaluator(FITTED)
+    capped = Evaluator(dataclasses.replace(FITTED, beyond_target=0))
+    one_point = FITTED.points / 6
+    assert FITTED.beyond_target
+    state.sides["dark"].points = state.sides["light"].points = 6
+    assert capped._points_value(state, "dark", 1) == 0.0
+    assert abs(past._points_value(state, "dark", 1) - one_point) < 1e-9
+    assert abs(past._points_value(state, "light", 1) - one_point) < 1e-9
+    tied = past.values(state)[state.seats.index("dark")]
+    state.sides["dark"].points = 7
+    assert past.values(state)[state.seats.index("dark")] > tied
+    state.sides["light"].points = 2
+    assert past._points_value(state, "dark", 1) == 0.0
+    state.sides["dark"].points = 5
+    assert abs(past._points_value(state, "dark", 2) - one_point) < 1e-9

@@ -353,6 +353,32 @@ def test_flags_you_may_choose_to_return_none() -> None:
     assert points(game) == {"dark": 0, "light": 0}
 
 
+def test_flags_a_side_may_return_characters_until_it_has_answered_the_round_end_check() -> None:
+    """Flags: "When a round ends, check to see if any of your standing characters are on or
+    adjacent to your opponent's flag marker. If so, you may choose to return one or more of
+    those characters." The first player answers first; once it has, a character it left by
+    the flag returns at the next round's end at the earliest, while the other side may still
+    return its own."""
+    from funkoverse.rules.scenario import flag_returns_open
+
+    game = flags_game({"priestess": "b5"}, {"villager": "e3"})
+    assert flag_returns_open(game.state, "dark") and flag_returns_open(game.state, "light")
+    for choice in ("choose:priestess", "end", "choose:villager", "end"):
+        game.play(choice)
+    assert game.decider == "dark" and engine.legal_choices(game.state) == ["flag:priestess", "skip"]
+    assert flag_returns_open(game.state, "dark") and flag_returns_open(game.state, "light")
+    game.play("skip")
+    assert game.decider == "light" and engine.legal_choices(game.state) == ["flag:villager", "skip"]
+    assert not flag_returns_open(game.state, "dark")
+    assert flag_returns_open(game.state, "light")
+    game.play("flag:villager")
+    assert not flag_returns_open(game.state, "dark")
+    assert flag_returns_open(game.state, "light")  # it places the villager, then may go on
+    finish_round(game)
+    assert game.state.round == 2 and where(game, "priestess") == "b5"
+    assert flag_returns_open(game.state, "dark")
+
+
 def test_flags_you_may_return_one_or_more_each_for_2_points() -> None:
     """Flags: "return one or more of those characters"; each one returned gains 2 points."""
     game = flags_game(

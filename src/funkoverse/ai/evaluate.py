@@ -36,9 +36,12 @@ by round: this round at the exact chance that no rival still to act knocks it do
 later rounds discounted. `FITTED` (the hard and expert levels') is `FLAG_ROUNDS` with the
 threats read with the characters' challenge abilities and items, with what is not yet in
 hand weighed against points in hand as their games suggested, and with a return no rival
-is left to act against counted as points in hand. `round_race` reads the end of the round as
-the rules decide the game (the most points at the end of a round, once at the target) when
-what is still possible this round may take a side there.
+is left to act against counted as points in hand; it reads the end of the round as the
+rules decide the game (`round_race`: the most points at the end of a round, once at the
+target, when what is still possible this round may take a side there; `beyond_target`: a
+tie plays on, so points past the target count while a rival is near them). Once a side has
+answered the round end's check of who returns, a character it left by the rival's flag
+returns a round later at the earliest (`flag_returns_open`).
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ from funkoverse.rules.cards import CharacterCard, Step, TokenColor
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.frames import RoundEndFrame
 from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
-from funkoverse.rules.scenario import FLAG_POINTS
+from funkoverse.rules.scenario import FLAG_POINTS, flag_returns_open
 from funkoverse.rules.state import CHANCE, GameState, Phase, Piece
 
 BASIC_MOVE = 2  # squares a basic move covers
@@ -102,6 +105,10 @@ class Weights:
     # Flags: the returns and points still possible this round decide the game when they take a
     # side to the target with the most points ("Winning a Scenario"), at their chances
     round_race: bool = False
+    # past the scenario's target, points still count while a rival is within this many of
+    # them: "If there is a tie, play more rounds until one player has more points" (0: the
+    # target caps the points worth having)
+    beyond_target: int = 0
 
 
 RACE = Weights()
@@ -115,7 +122,8 @@ FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
 # side gained in the next two rounds. A fit of who won (6,511 positions of 81 games) then
 # split the Flags count: a return still possible this round at 0.6 of its chance, one
 # rounds away at 0.6 x 0.375, and one no rival is left to act against as points in hand
-# (docs/ai.md).
+# (docs/ai.md). It reads the end of a round as the rules decide the game (`round_race`, and
+# points past the target while a rival is near them).
 FITTED = Weights(
     race=False,
     flag_rounds=(0.5, 0.375),
@@ -127,6 +135,8 @@ FITTED = Weights(
     objective=0.12,
     pool_token=0.15,
     track_token=0.15,
+    round_race=True,
+    beyond_target=2,
 )
 DEFAULT_WEIGHTS = RACE
 
@@ -541,7 +551,10 @@ class Evaluator:
         the pool and on the cooldown track, in logit units."""
         w = self.w
         s = state.sides[side]
-        value = w.points * min(points, target) / target if target else w.raw_point * points
+        if target:
+            value = w.points * min(points, self._cap(state, side, target)) / target
+        else:
+            value = w.raw_point * points
         value += w.pool_token * sum(s.pool.values())
         for slot in s.track:
             for kind, _ in slot:
@@ -607,9 +620,10 @@ class Evaluator:
         flags = _flags(state)
         moves = view.moves
         shares = self.w.flag_return
+        ending = _round_ending(state)
         for side, chars in view.chars.items():
             goals = [sq for owner, sq in flags.items() if owner != side]
-            if not goals:
+            if not goals or (ending and not flag_returns_open(state, side)):
                 continue
             expected = 0.0
             for p in chars:
@@ -646,6 +660,7 @@ class Evaluator:
                 if r.side != side and state.rivals(side, r.side) and r.standing
             ]
             unopposed = self.w.sure_returns and not any(k for _, k in rivals)
+            settled = ending and not flag_returns_open(state, side)
             expected = certain = 0.0
             # what this side may still gain this round, kept for the race only when it is read
             this_round = view.race.setdefault(side, []) if self.w.round_race else []
@@ -656,7 +671,10 @@ class Evaluator:
                 near = moves[p.square][goal]
                 needed = near + (0 if p.standing else RALLY)
                 have = _actions_left(state, p, ending)
-                if needed > have:
+                if settled:  # this round's returns are decided: the next chance is a round on
+                    rounds = 1 - (-max(0, needed - ACTIONS) // ACTIONS)
+                    expected += later * discount**rounds
+                elif needed > have:
                     rounds = -(-(needed - have) // ACTIONS)
                     expected += later * discount**rounds
                 elif unopposed:
@@ -951,14 +969,25 @@ class Evaluator:
         return budgets
 
     def _points_value(self, state: GameState, side: str, points: float) -> float:
-        """What `points` more (expected points too) are worth to `side`, up to the target."""
+        """What `points` more (expected points too) are worth to `side`, up to the points
+        worth having (`_cap`)."""
         if points <= 0:
             return 0.0
         target = state.setup.scenario.points_to_win(state)
         if target:
             have = state.sides[side].points
-            return self.w.points * (min(have + points, target) - min(have, target)) / target
+            cap = self._cap(state, side, target)
+            return self.w.points * (min(have + points, cap) - min(have, cap)) / target
         return self.w.raw_point * points
+
+    def _cap(self, state: GameState, side: str, target: int) -> int:
+        """The points worth having: the target, and past it as many as keep `side` ahead of
+        the rival with the most points, while that rival is within `beyond_target` of them
+        (the winner is the one with the most points when a round ends, a tie plays on)."""
+        if not self.w.beyond_target:
+            return target
+        rival = max((state.sides[s].points for s in state.seats if s != side), default=0)
+        return max(target, rival + self.w.beyond_target)
 
     def _knockout_effect(self, state: GameState, by: Piece, victim: Piece) -> tuple[bool, int]:
         """What knocking `victim` out would do under this scenario: (wins the game, points for

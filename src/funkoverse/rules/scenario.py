@@ -358,6 +358,22 @@ def flag_returners(state: GameState, side: str) -> list[Piece]:
     return found
 
 
+def flag_returns_open(state: GameState, side: str) -> bool:
+    """Flags: whether `side` may still return characters when this round ends. Once "Ending a
+    Round" has asked every side about its returns, a side whose decision is not pending has
+    returned what it chose: a character it left by the rival's flag returns a round later at
+    the earliest."""
+    from funkoverse.rules.frames import ChoiceFrame, RoundEndFrame
+
+    ending = next((f for f in state.stack if isinstance(f, RoundEndFrame)), None)
+    if ending is None or ending.stage == 0:
+        return True
+    return any(
+        isinstance(f, ChoiceFrame) and f.decider == side and f.step.op == "flag_return"
+        for f in state.stack
+    )
+
+
 def first_game_dc() -> Scenario:
     """DC Comics 102, Winning Your First Game: the first knock-out wins."""
     return Scenario(
