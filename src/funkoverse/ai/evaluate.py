@@ -620,10 +620,9 @@ class Evaluator:
         flags = _flags(state)
         moves = view.moves
         shares = self.w.flag_return
-        ending = _round_ending(state)
         for side, chars in view.chars.items():
             goals = [sq for owner, sq in flags.items() if owner != side]
-            if not goals or (ending and not flag_returns_open(state, side)):
+            if not goals or not flag_returns_open(state, side):
                 continue
             expected = 0.0
             for p in chars:
@@ -660,7 +659,7 @@ class Evaluator:
                 if r.side != side and state.rivals(side, r.side) and r.standing
             ]
             unopposed = self.w.sure_returns and not any(k for _, k in rivals)
-            settled = ending and not flag_returns_open(state, side)
+            settled = not flag_returns_open(state, side)
             expected = certain = 0.0
             # what this side may still gain this round, kept for the race only when it is read
             this_round = view.race.setdefault(side, []) if self.w.round_race else []
