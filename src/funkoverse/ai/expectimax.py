@@ -85,7 +85,7 @@ class ExpectimaxAgent:
         self._turn: Turn | None = None  # the turn the last decision belonged to
         self._spent = 0  # positions its earlier decisions generated
         self._cap: float | None = None  # the positions the choice being searched may reach
-        self._truncated = False  # a search stopped at the budget since this was last reset
+        self._cuts = 0  # the times a search stopped at the budget (valued a position as it stood)
         self._table: dict[tuple[object, ...], Values] = {}
         self._evals: dict[object, Values] = {}
 
@@ -148,9 +148,9 @@ class ExpectimaxAgent:
             return sorted(shallow, key=lambda cv: -cv[1])
         order = sorted(range(len(children)), key=lambda i: -shallow[i][1])
         keep = order[: self._width(self.depth)]
-        self._truncated = False
+        cuts = self._cuts
         found = self._shared(keep, lambda i: self._value(children[i][1], self.depth, turn), 1.0)
-        if self._truncated:  # the deeper search did not finish: the one-turn values decide
+        if self._cuts != cuts:  # the deeper search did not finish: the one-turn values decide
             return sorted(shallow, key=lambda cv: -cv[1])
         deep = [(children[i][0], v[seat]) for i, v in zip(keep, found, strict=True)]
         deep.sort(key=lambda cv: -cv[1])
@@ -218,8 +218,9 @@ class ExpectimaxAgent:
         if hit is not None:
             return hit
         if self._over():  # past the turn's budget: valued as it stands
-            self._truncated = True
+            self._cuts += 1
             return self._eval(state, key)
+        cuts = self._cuts
         seat = state.seats.index(decider)
         children = [self._child(state, c) for c in engine.legal_choices(state)]
         if depth == 1:
@@ -233,7 +234,10 @@ class ExpectimaxAgent:
                 (self._value(children[i], depth, turn) for i in order[: self._width(depth)]),
                 key=lambda v: v[seat],
             )
-        self._table[entry] = best
+        if self._cuts == cuts:
+            # a value the budget cut short is not kept: a later decision of the turn that met
+            # it would take a position valued as it stood for one searched to the end
+            self._table[entry] = best
         return best
 
     def _rest_of_turn(
