@@ -234,9 +234,10 @@ class ExpectimaxAgent:
                 (self._value(children[i], depth, turn) for i in order[: self._width(depth)]),
                 key=lambda v: v[seat],
             )
-        if self._cuts == cuts:
-            # a value the budget cut short is not kept: a later decision of the turn that met
-            # it would take a position valued as it stood for one searched to the end
+        if depth == 1 or self._cuts == cuts:
+            # a deeper value the budget cut short is not kept: a later decision of the turn
+            # would take it for a search to the end, built partly on positions valued as
+            # they stood (one turn deep, the beam values such positions anyway)
             self._table[entry] = best
         return best
 
