@@ -527,6 +527,28 @@ def test_a_value_the_budget_cut_short_is_not_kept_for_the_next_decisions() -> No
     assert agent._cuts > 0 and len(checked) >= 10
 
 
+def test_the_reply_may_be_searched_with_a_narrower_beam() -> None:
+    """The reply is searched at every end of the turn being decided, so its beam multiplies
+    the cost of a two-turn search: `reply_beam` narrows it alone (the same beam for both
+    turns gives the same values as none), and a narrower one costs fewer positions."""
+    from funkoverse.ai.arena import build_setup
+
+    game = Game(build_setup("flags", None, None, 4, 3), 4)
+    state = game.state
+    play(game, {side: GreedyAgent(4) for side in state.seats}, max_rounds=1)
+    assert state.round == 2
+    choices = engine.legal_choices(state)
+    assert len(choices) > 1
+    found = {}
+    for reply_beam in (None, 3, 1):
+        agent = ExpectimaxAgent(
+            4, depth=2, width=1, evaluator=Evaluator(FITTED), beam=3, reply_beam=reply_beam
+        )
+        found[reply_beam] = (agent.rank(state, choices), agent.positions)
+    assert found[3] == found[None]
+    assert found[1][1] < found[None][1]
+
+
 def test_a_character_by_the_rival_flag_returns_when_the_round_end_asks() -> None:
     """Flags: once a side has answered the round end's check ("you may choose to return one or
     more of those characters"), a character it left by the rival's flag returns a round later

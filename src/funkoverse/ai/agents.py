@@ -79,6 +79,7 @@ def _expectimax(seed: int) -> Agent:
         width=EXPERT_WIDTH,
         evaluator=Evaluator(FITTED),
         beam=HARD_BEAM,
+        reply_beam=EXPERT_REPLY_BEAM,
         turn_budget=EXPERT_TURN_POSITIONS,
     )
 
@@ -107,7 +108,8 @@ EASY_NOISE = 0.2  # easy: one decision ahead, and one decision in five at random
 HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, FITTED weights
 HARD_TURN_POSITIONS = 2_000  # hard's budget for a whole turn (under 2 s on one core)
 EXPERT_WIDTH = (2, 1)  # expert: two whole turns (its own, then the reply), 2 and 1 choices wide
-EXPERT_TURN_POSITIONS = 7_000  # expert's budget for a whole turn; past it, one-turn values decide
+EXPERT_REPLY_BEAM = 2  # expert: the reply searched 2 choices wide at each of its decisions
+EXPERT_TURN_POSITIONS = 15_000  # expert's budget for a whole turn; past it, one-turn values decide
 MCTS_SIMULATIONS = 200
 
 AGENTS: dict[str, Callable[[int], Agent]] = {

@@ -27,7 +27,9 @@ Inside a turn, the search is a beam: at each decision the choices are ordered by
 value as they stand, and the `beam` best are followed to the end of the turn (a choice
 that ends the turn is always counted); past `BEAM_POSITIONS` in one turn's search the beam
 narrows to one. A turn of tunnel tokens or a long ability then costs hundreds of positions,
-not tens of thousands.
+not tens of thousands. A reply is searched at every end of the turn being decided, so its
+beam multiplies the cost of the whole search; `reply_beam` may narrow it, so that more of
+the turns the budget allows are searched to the end.
 
 The budget is the depth, the widths and the beam, so the work is fixed by the position,
 not by the machine, and `turn_budget` bounds it: the positions one whole turn of the agent
@@ -59,7 +61,8 @@ SHALLOW_SHARE = 1 / 3  # of a deeper search's budget, what the one-turn values o
 class ExpectimaxAgent:
     """Searches `depth` whole turns (its own, then each reply), `width` choices wide at every
     decision (`width` may be a tuple: one width for the turn being decided, one for the next,
-    and so on, the last repeating)."""
+    and so on, the last repeating). `beam` is the beam of the turn being decided and
+    `reply_beam` that of the turns after it (None: `beam`)."""
 
     name = "expectimax"
 
@@ -71,6 +74,7 @@ class ExpectimaxAgent:
         evaluator: Evaluator | None = None,
         turn_budget: int | None = None,
         beam: int | None = BEAM,
+        reply_beam: int | None = None,
     ) -> None:
         widths = (width,) if isinstance(width, int) else tuple(width)
         if depth < 1 or not widths or min(widths) < 1:
@@ -81,6 +85,7 @@ class ExpectimaxAgent:
         self.evaluator = evaluator or Evaluator()
         self.turn_budget = turn_budget
         self.beam = beam
+        self.reply_beam = reply_beam  # the beam of the turns after the one being decided
         self.positions = 0  # positions generated for the current decision
         self._turn: Turn | None = None  # the turn the last decision belonged to
         self._spent = 0  # positions its earlier decisions generated
@@ -258,6 +263,8 @@ class ExpectimaxAgent:
             else:
                 going.append((self._eval(child, key), child, key))
         beam = self.beam
+        if self.reply_beam is not None and turn != self._turn:
+            beam = self.reply_beam  # a reply: what it costs is paid at every end of our turn
         if beam is not None and self.positions - origin > BEAM_POSITIONS:
             beam = 1  # a turn of very many decisions: finish it on the values as they stand
         if beam is not None and len(going) > beam:
