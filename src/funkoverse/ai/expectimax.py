@@ -15,8 +15,9 @@ Each side maximizes its own chance, so free-for-all works as two sides do. Chanc
 are expanded with their exact probabilities from `engine.chance_outcomes`, never sampled.
 Every value is kept in a table keyed by `(depth, turn, state.key())`, so a position reached
 by two orders of the same moves is searched once, and the next decision of the same turn
-starts from the values the last one found (the tree is reused, not rebuilt). The tables
-hold one turn: they are emptied when the agent's next turn begins.
+starts from the values the last one found (the tree is reused, not rebuilt), except a
+value two or more turns deep that the budget cut short. The tables hold one turn: they
+are emptied when the agent's next turn begins.
 
 Every leaf is scored at the same point of the cycle of turns (after `depth` whole turns),
 so lines of different lengths are never compared: a best-first tree that mixes depths
