@@ -470,6 +470,41 @@ def test_a_turn_never_searches_much_past_its_budget() -> None:
     assert max(spent.values()) <= budget + 400
 
 
+def test_past_half_its_part_of_the_budget_a_choice_is_finished_one_choice_wide() -> None:
+    """A choice that opens a long chain of decisions (tunnels to place, a long ability) can
+    spend its part of the budget before its lines reach the end of the turn; what is left
+    would then be valued where the budget stopped it, against cheaper choices valued at an
+    end of their turn. Past half of its part the beam narrows to one instead: with the same
+    positions, far fewer are valued as they stand."""
+    from funkoverse.ai.arena import build_setup
+
+    states: list[GameState] = []
+
+    class Collect(GreedyAgent):
+        def choose(self, state: GameState, choices: list[str]) -> str:
+            if len(choices) > 1:
+                states.append(state.copy())
+            return super().choose(state, choices)
+
+    game = Game(build_setup("flags", None, None, 4, 3), 4)
+    seats = game.state.seats
+    play(game, {seats[0]: Collect(4), seats[1]: GreedyAgent(5)}, max_rounds=2)
+    assert len(states) >= 10
+    cut: dict[float | None, int] = {}
+    spent: dict[float | None, int] = {}
+    for narrow in (0.5, None):
+        cut[narrow] = spent[narrow] = 0
+        for state in states:
+            agent = GreedyAgent(4, evaluator=Evaluator(FITTED), beam=6, turn_budget=300)
+            agent.narrow = narrow
+            agent.rank(state, engine.legal_choices(state))
+            cut[narrow] += agent._cuts
+            spent[narrow] += agent.positions
+    assert cut[None] > 0
+    assert cut[0.5] < cut[None] / 2
+    assert spent[0.5] <= spent[None] * 1.1
+
+
 def test_the_search_tables_hold_the_turn_being_decided() -> None:
     """The values a turn's search keeps serve the next decisions of the same turn; once the
     agent's next turn begins they are behind the game and emptied, so the tables (and the

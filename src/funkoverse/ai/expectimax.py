@@ -38,7 +38,11 @@ may generate, over all of that turn's decisions. A decision's choices are search
 order of their value as they stand, each with an equal part of what is left; past a
 choice's part, what is not searched yet is valued as it stands, and a deeper search that
 did not finish gives way to the one-turn values of every choice (so values of different
-depths are never compared). Positions are counted, not seconds: the same seed, the same
+depths are never compared). One turn deep, past half of a choice's part (`narrow`, the
+greedy agent's), the beam narrows to one: the rest of its lines are finished on the values
+as they stand rather than cut where the budget ran out, so a choice that opens a long
+chain of decisions (a Creature placing its tunnels) is valued at an end of its turn, as
+the cheaper choices are. Positions are counted, not seconds: the same seed, the same
 choices on any machine.
 """
 
@@ -57,13 +61,15 @@ Turn = tuple[int, str]
 BEAM = 4  # the choices searched on to the end of a turn at each of its decisions
 BEAM_POSITIONS = 3_000  # past this many positions in one turn's search, the beam narrows to one
 SHALLOW_SHARE = 1 / 3  # of a deeper search's budget, what the one-turn values of its choices get
+NARROW_SHARE = 0.5  # past this share of a choice's part of the budget, the beam narrows to one
 
 
 class ExpectimaxAgent:
     """Searches `depth` whole turns (its own, then each reply), `width` choices wide at every
     decision (`width` may be a tuple: one width for the turn being decided, one for the next,
     and so on, the last repeating). `beam` is the beam of the turn being decided and
-    `reply_beam` that of the turns after it (None: `beam`)."""
+    `reply_beam` that of the turns after it (None: `beam`). One turn deep, past the share
+    `narrow` of a choice's part of `turn_budget`, the beam narrows to one (None: never)."""
 
     name = "expectimax"
 
@@ -76,6 +82,7 @@ class ExpectimaxAgent:
         turn_budget: int | None = None,
         beam: int | None = BEAM,
         reply_beam: int | None = None,
+        narrow: float | None = None,
     ) -> None:
         widths = (width,) if isinstance(width, int) else tuple(width)
         if depth < 1 or not widths or min(widths) < 1:
@@ -87,10 +94,12 @@ class ExpectimaxAgent:
         self.turn_budget = turn_budget
         self.beam = beam
         self.reply_beam = reply_beam  # the beam of the turns after the one being decided
+        self.narrow = narrow  # the share of a choice's part of the budget searched at full beam
         self.positions = 0  # positions generated for the current decision
         self._turn: Turn | None = None  # the turn the last decision belonged to
         self._spent = 0  # positions its earlier decisions generated
         self._cap: float | None = None  # the positions the choice being searched may reach
+        self._wide: float | None = None  # the positions it may reach before its beam narrows
         self._cuts = 0  # the times a search stopped at the budget (valued a position as it stood)
         self._table: dict[tuple[object, ...], Values] = {}
         self._evals: dict[object, Values] = {}
@@ -177,10 +186,13 @@ class ExpectimaxAgent:
         try:
             for k, item in enumerate(items):
                 used = self.positions - start
-                self._cap = self.positions + max(0.0, (left - used) / (len(items) - k))
+                part = max(0.0, (left - used) / (len(items) - k))
+                self._cap = self.positions + part
+                if self.narrow is not None and self.depth == 1:
+                    self._wide = self.positions + self.narrow * part
                 out.append(search(item))
         finally:
-            self._cap = None
+            self._cap = self._wide = None
         return out
 
     # -- the search ------------------------------------------------------------
@@ -268,6 +280,8 @@ class ExpectimaxAgent:
             beam = self.reply_beam  # a reply: what it costs is paid at every end of our turn
         if beam is not None and self.positions - origin > BEAM_POSITIONS:
             beam = 1  # a turn of very many decisions: finish it on the values as they stand
+        if beam is not None and self._wide is not None and self.positions > self._wide:
+            beam = 1  # the budget is running out: finish the line rather than cut it
         if beam is not None and len(going) > beam:
             going.sort(key=lambda vc: -vc[0][seat])
             del going[beam:]

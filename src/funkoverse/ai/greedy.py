@@ -15,7 +15,7 @@ win, so `explain` reads as win probabilities.
 from __future__ import annotations
 
 from funkoverse.ai.evaluate import NEXT_TURNS, Evaluator
-from funkoverse.ai.expectimax import BEAM, ExpectimaxAgent
+from funkoverse.ai.expectimax import BEAM, NARROW_SHARE, ExpectimaxAgent
 from funkoverse.ai.view import observe
 from funkoverse.rules import engine
 from funkoverse.rules.state import CHANCE, GameState
@@ -47,6 +47,7 @@ class GreedyAgent(ExpectimaxAgent):
             evaluator=evaluator or Evaluator(NEXT_TURNS),
             beam=beam,
             turn_budget=turn_budget,
+            narrow=NARROW_SHARE,
         )
         self.one_decision = depth == "decision"
         self.noise = noise
