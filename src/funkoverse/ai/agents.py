@@ -109,7 +109,7 @@ HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, F
 HARD_TURN_POSITIONS = 2_000  # hard's budget for a whole turn (under 2 s on one core)
 EXPERT_WIDTH = (2, 1)  # expert: two whole turns (its own, then the reply), 2 and 1 choices wide
 EXPERT_REPLY_BEAM = 2  # expert: the reply searched 2 choices wide at each of its decisions
-EXPERT_TURN_POSITIONS = 15_000  # expert's budget for a whole turn; past it, one-turn values decide
+EXPERT_TURN_POSITIONS = 8_000  # expert's budget for a whole turn (under 5 s at 0.6 ms a position)
 MCTS_SIMULATIONS = 200
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
