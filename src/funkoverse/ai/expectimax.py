@@ -94,7 +94,8 @@ class ExpectimaxAgent:
         self.turn_budget = turn_budget
         self.beam = beam
         self.reply_beam = reply_beam  # the beam of the turns after the one being decided
-        self.narrow = narrow  # the share of a choice's part of the budget searched at full beam
+        # the share of a choice's part of the budget searched at full beam (one turn deep only)
+        self.narrow = narrow if depth == 1 else None
         self.positions = 0  # positions generated for the current decision
         self._turn: Turn | None = None  # the turn the last decision belonged to
         self._spent = 0  # positions its earlier decisions generated
@@ -188,7 +189,7 @@ class ExpectimaxAgent:
                 used = self.positions - start
                 part = max(0.0, (left - used) / (len(items) - k))
                 self._cap = self.positions + part
-                if self.narrow is not None and self.depth == 1:
+                if self.narrow is not None:
                     self._wide = self.positions + self.narrow * part
                 out.append(search(item))
         finally:
