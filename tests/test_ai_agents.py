@@ -662,6 +662,31 @@ def test_the_threats_count_a_challenge_item_while_its_card_is_off_the_cooldown_t
     assert ev._tries(state, dracula, 2, 1, villager, True) == [basic]
 
 
+def test_the_fitted_weights_draw_each_character_square_by_square_toward_its_objective() -> None:
+    """Flags: the priestess on c3 and on c2 needs as many move actions to stand by the light
+    flag, so the rest of the evaluation values both squares alike, and a search would take
+    either at random. With `walk`, the square one step nearer is worth one `walk` more; a
+    character already beside the flag is drawn no nearer."""
+    from funkoverse.ai.evaluate import walks
+
+    def dark_score(weights: object, square: str) -> float:
+        game = _flags_position({"priestess": square, "mad-scientist": "f1"}, {"villager": ""})
+        return Evaluator(weights).scores(game.state)["dark"]  # type: ignore[arg-type]
+
+    game = _flags_position({"priestess": "c3", "mad-scientist": "f1"}, {"villager": ""})
+    b = game.state.board
+    table = walks(b)
+    flag = b.parse_label("b5")
+    c3, c2 = b.parse_label("c3"), b.parse_label("c2")
+    assert table.moves[c3][flag] == table.moves[c2][flag] == 1
+    assert (table.squares[c3][flag], table.squares[c2][flag]) == (1, 2)
+    plain = dataclasses.replace(FITTED, walk=0.0)
+    assert dark_score(plain, "c3") == pytest.approx(dark_score(plain, "c2"))
+    gain = dark_score(FITTED, "c3") - dark_score(FITTED, "c2")
+    assert FITTED.walk > 0 and gain == pytest.approx(FITTED.walk)
+    assert table.squares[b.parse_label("b4")][flag] == 0
+
+
 def test_the_fitted_weights_count_a_flags_return_at_their_share_of_its_points() -> None:
     """hard and expert trust a return that is not yet in hand at `flag_scale` of its points
     (docs/ai.md: what the fit to self-play said), the same count otherwise."""

@@ -78,6 +78,9 @@ class Weights:
     raw_point: float = 0.5  # a point, when the scenario names no target
     win: float = 6.0  # what a turn that wins the game is worth when choosing its plan
     objective: float = 0.08  # per move action between our nearest character and a marker
+    # per square between each standing character of ours and its nearest marker (at most 12):
+    # a pull toward the objectives where the rest of the evaluation sees no difference
+    walk: float = 0.0
     turn_weights: tuple[float, ...] = (1.0, 0.5, 0.25)  # how much the next turns count
     win_weights: tuple[float, ...] = (1.0, 0.55, 0.3)  # same, for a turn that wins the game
     race: bool = True  # play the next turns out as a race (else: weigh each turn's plan)
@@ -123,7 +126,8 @@ FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
 # split the Flags count: a return still possible this round at 0.6 of its chance, one
 # rounds away at 0.6 x 0.375, and one no rival is left to act against as points in hand
 # (docs/ai.md). It reads the end of a round as the rules decide the game (`round_race`, and
-# points past the target while a rival is near them).
+# points past the target while a rival is near them). Each character is drawn toward its
+# nearest objective square by square (`walk`), which decides the moves the rest values alike.
 FITTED = Weights(
     race=False,
     flag_rounds=(0.5, 0.375),
@@ -137,6 +141,7 @@ FITTED = Weights(
     track_token=0.15,
     round_race=True,
     beyond_target=2,
+    walk=0.005,
 )
 DEFAULT_WEIGHTS = RACE
 
@@ -166,15 +171,21 @@ class _Walks:
                             row[to] = d
                             nxt.append(to)
                 frontier = nxt
-        # moves[a][t]: move actions for a character on a to end adjacent to t
+        # moves[a][t]: move actions for a character on a to end adjacent to t; squares[a][t]:
+        # the squares it walks to get there
         self.moves: list[list[int]] = []
+        self.squares: list[list[int]] = []
         for a in range(n):
             row = walk[a]
             out = []
+            steps = []
             for t in range(n):
                 best = min((row[s] for s in board.adjacent(t) if s != t), default=inf)
-                out.append(0 if best == 0 or t in board.adjacent_set(a) else -(-best // BASIC_MOVE))
+                near = best == 0 or t in board.adjacent_set(a)
+                out.append(0 if near else -(-best // BASIC_MOVE))
+                steps.append(0 if near else best)
             self.moves.append(out)
+            self.squares.append(steps)
 
 
 _WALKS: dict[int, tuple[Board, _Walks]] = {}
@@ -313,11 +324,13 @@ class _Turn:
 class _View:
     """What one evaluation needs, gathered once: each side's characters, the rivals' squares."""
 
-    __slots__ = ("_reach", "chars", "moves", "race", "state", "targets")
+    __slots__ = ("_reach", "chars", "moves", "race", "squares", "state", "targets")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.moves = walks(state.board).moves
+        table = walks(state.board)
+        self.moves = table.moves
+        self.squares = table.squares
         self.chars: dict[str, list[Piece]] = {side: [] for side in state.seats}
         self.targets: list[Piece] = []  # knockable pieces on the map
         for p in state.pieces.values():
@@ -592,7 +605,8 @@ class Evaluator:
 
     def _objectives(self, view: _View, scores: dict[str, float]) -> None:
         """Markers on the map that are not a side's own (point markers, a rival's flag, a
-        control marker showing another color) draw that side's nearest standing character."""
+        control marker showing another color) draw that side's nearest standing character
+        (and, with `walk`, each of them a little, square by square)."""
         markers = [
             (p.side, p.square)
             for p in view.state.pieces.values()
@@ -607,6 +621,10 @@ class Evaluator:
             if goals and mine:
                 near = min(moves[a][m] for a in mine for m in goals)
                 scores[side] -= self.w.objective * min(near, 6)
+                if self.w.walk:
+                    squares = view.squares
+                    far = sum(min(12, min(squares[a][m] for m in goals)) for a in mine)
+                    scores[side] -= self.w.walk * far
         if view.state.setup.scenario.flags:
             if self.w.flag_rounds[0]:
                 self._flag_rounds(view, scores)
