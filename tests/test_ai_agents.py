@@ -505,6 +505,45 @@ def test_past_half_its_part_of_the_budget_a_choice_is_finished_one_choice_wide()
     assert spent[0.5] <= spent[None] * 1.1
 
 
+def test_past_half_its_part_of_the_budget_a_two_turn_search_follows_its_best_line() -> None:
+    """A two-turn search that the budget cuts gives way to its one-turn values for the whole
+    decision. Past half of a choice's part its width and the reply's beam narrow to one, so
+    it finishes the two turns along its best line: with the same budget, fewer decisions
+    fall back on the one-turn values."""
+    from funkoverse.ai.arena import build_setup
+
+    states: list[GameState] = []
+
+    class Collect(GreedyAgent):
+        def choose(self, state: GameState, choices: list[str]) -> str:
+            if len(choices) > 1:
+                states.append(state.copy())
+            return super().choose(state, choices)
+
+    game = Game(build_setup("flags", None, None, 4, 3), 4)
+    seats = game.state.seats
+    play(game, {seats[0]: Collect(4), seats[1]: GreedyAgent(5)}, max_rounds=2)
+    assert len(states) >= 10
+    fell_back: dict[float | None, int] = {}
+    for narrow in (0.5, None):
+        fell_back[narrow] = 0
+        for state in states:
+            agent = ExpectimaxAgent(
+                4,
+                depth=2,
+                width=(2, 1),
+                evaluator=Evaluator(FITTED),
+                beam=6,
+                reply_beam=2,
+                turn_budget=600,
+                narrow=narrow,
+            )
+            agent.rank(state, engine.legal_choices(state))
+            fell_back[narrow] += agent._cuts > 0
+    assert fell_back[None] > 0
+    assert fell_back[0.5] < 0.8 * fell_back[None]
+
+
 def test_the_search_tables_hold_the_turn_being_decided() -> None:
     """The values a turn's search keeps serve the next decisions of the same turn; once the
     agent's next turn begins they are behind the game and emptied, so the tables (and the

@@ -71,7 +71,7 @@ def _mcts(seed: int) -> Agent:
 
 def _expectimax(seed: int) -> Agent:
     from funkoverse.ai.evaluate import FITTED, Evaluator
-    from funkoverse.ai.expectimax import ExpectimaxAgent
+    from funkoverse.ai.expectimax import NARROW_SHARE, ExpectimaxAgent
 
     return ExpectimaxAgent(
         seed,
@@ -81,6 +81,7 @@ def _expectimax(seed: int) -> Agent:
         beam=HARD_BEAM,
         reply_beam=EXPERT_REPLY_BEAM,
         turn_budget=EXPERT_TURN_POSITIONS,
+        narrow=NARROW_SHARE,
     )
 
 

@@ -38,11 +38,12 @@ may generate, over all of that turn's decisions. A decision's choices are search
 order of their value as they stand, each with an equal part of what is left; past a
 choice's part, what is not searched yet is valued as it stands, and a deeper search that
 did not finish gives way to the one-turn values of every choice (so values of different
-depths are never compared). One turn deep, past half of a choice's part (`narrow`, the
-greedy agent's), the beam narrows to one: the rest of its lines are finished on the values
-as they stand rather than cut where the budget ran out, so a choice that opens a long
-chain of decisions (a Creature placing its tunnels) is valued at an end of its turn, as
-the cheaper choices are. Positions are counted, not seconds: the same seed, the same
+depths are never compared). Past the share `narrow` of a choice's part, the beam and the
+width narrow to one: the rest of its lines are finished on the values as they stand (one
+turn deep) or along the best of them (two turns deep) rather than cut where the budget ran
+out, so a choice that opens a long chain of decisions (a Creature placing its tunnels) is
+valued at an end of its turn, as the cheaper choices are, and a two-turn search finishes
+on more of the turns it is given. Positions are counted, not seconds: the same seed, the same
 choices on any machine.
 """
 
@@ -68,8 +69,8 @@ class ExpectimaxAgent:
     """Searches `depth` whole turns (its own, then each reply), `width` choices wide at every
     decision (`width` may be a tuple: one width for the turn being decided, one for the next,
     and so on, the last repeating). `beam` is the beam of the turn being decided and
-    `reply_beam` that of the turns after it (None: `beam`). One turn deep, past the share
-    `narrow` of a choice's part of `turn_budget`, the beam narrows to one (None: never)."""
+    `reply_beam` that of the turns after it (None: `beam`). Past the share `narrow` of a
+    choice's part of `turn_budget`, the beam and the width narrow to one (None: never)."""
 
     name = "expectimax"
 
@@ -94,8 +95,7 @@ class ExpectimaxAgent:
         self.turn_budget = turn_budget
         self.beam = beam
         self.reply_beam = reply_beam  # the beam of the turns after the one being decided
-        # the share of a choice's part of the budget searched at full beam (one turn deep only)
-        self.narrow = narrow if depth == 1 else None
+        self.narrow = narrow  # the share of a choice's part of the budget searched at full beam
         self.positions = 0  # positions generated for the current decision
         self._turn: Turn | None = None  # the turn the last decision belonged to
         self._spent = 0  # positions its earlier decisions generated
@@ -249,8 +249,11 @@ class ExpectimaxAgent:
         else:
             shallow = [self._value(ch, 1, turn)[seat] for ch in children]
             order = sorted(range(len(children)), key=lambda i: -shallow[i])
+            width = self._width(depth)
+            if self._wide is not None and self.positions > self._wide:
+                width = 1  # the budget is running out: finish the best line rather than cut it
             best = max(
-                (self._value(children[i], depth, turn) for i in order[: self._width(depth)]),
+                (self._value(children[i], depth, turn) for i in order[:width]),
                 key=lambda v: v[seat],
             )
         if depth == 1 or self._cuts == cuts:
