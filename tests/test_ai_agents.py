@@ -8,7 +8,7 @@ import pytest
 
 from funkoverse.ai.agents import AGENTS, Agent, RandomAgent
 from funkoverse.ai.arena import play
-from funkoverse.ai.evaluate import FITTED, FLAG_ROUNDS, Evaluator
+from funkoverse.ai.evaluate import FITTED, FLAG_ROUNDS, Evaluator, Weights
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
 from funkoverse.ai.mcts import MCTSAgent
@@ -470,12 +470,9 @@ def test_a_turn_never_searches_much_past_its_budget() -> None:
     assert max(spent.values()) <= budget + 400
 
 
-def test_past_half_its_part_of_the_budget_a_choice_is_finished_one_choice_wide() -> None:
-    """A choice that opens a long chain of decisions (tunnels to place, a long ability) can
-    spend its part of the budget before its lines reach the end of the turn; what is left
-    would then be valued where the budget stopped it, against cheaper choices valued at an
-    end of their turn. Past half of its part the beam narrows to one instead: with the same
-    positions, far fewer are valued as they stand."""
+def _greedy_flags_decisions() -> list[GameState]:
+    """The positions of the decisions with more than one choice that one side of a Flags game
+    (three characters a side, seed 4) meets in two rounds of greedy against greedy."""
     from funkoverse.ai.arena import build_setup
 
     states: list[GameState] = []
@@ -490,6 +487,16 @@ def test_past_half_its_part_of_the_budget_a_choice_is_finished_one_choice_wide()
     seats = game.state.seats
     play(game, {seats[0]: Collect(4), seats[1]: GreedyAgent(5)}, max_rounds=2)
     assert len(states) >= 10
+    return states
+
+
+def test_past_half_its_part_of_the_budget_a_choice_is_finished_one_choice_wide() -> None:
+    """A choice that opens a long chain of decisions (tunnels to place, a long ability) can
+    spend its part of the budget before its lines reach the end of the turn; what is left
+    would then be valued where the budget stopped it, against cheaper choices valued at an
+    end of their turn. Past half of its part the beam narrows to one instead: with the same
+    positions, far fewer are valued as they stand."""
+    states = _greedy_flags_decisions()
     cut: dict[float | None, int] = {}
     spent: dict[float | None, int] = {}
     for narrow in (0.5, None):
@@ -510,20 +517,7 @@ def test_past_half_its_part_of_the_budget_a_two_turn_search_follows_its_best_lin
     decision. Past half of a choice's part its width and the reply's beam narrow to one, so
     it finishes the two turns along its best line: with the same budget, fewer decisions
     fall back on the one-turn values."""
-    from funkoverse.ai.arena import build_setup
-
-    states: list[GameState] = []
-
-    class Collect(GreedyAgent):
-        def choose(self, state: GameState, choices: list[str]) -> str:
-            if len(choices) > 1:
-                states.append(state.copy())
-            return super().choose(state, choices)
-
-    game = Game(build_setup("flags", None, None, 4, 3), 4)
-    seats = game.state.seats
-    play(game, {seats[0]: Collect(4), seats[1]: GreedyAgent(5)}, max_rounds=2)
-    assert len(states) >= 10
+    states = _greedy_flags_decisions()
     fell_back: dict[float | None, int] = {}
     for narrow in (0.5, None):
         fell_back[narrow] = 0
@@ -708,9 +702,9 @@ def test_the_fitted_weights_draw_each_character_square_by_square_toward_its_obje
     character already beside the flag is drawn no nearer."""
     from funkoverse.ai.evaluate import walks
 
-    def dark_score(weights: object, square: str) -> float:
+    def dark_score(weights: Weights, square: str) -> float:
         game = _flags_position({"priestess": square, "mad-scientist": "f1"}, {"villager": ""})
-        return Evaluator(weights).scores(game.state)["dark"]  # type: ignore[arg-type]
+        return Evaluator(weights).scores(game.state)["dark"]
 
     game = _flags_position({"priestess": "c3", "mad-scientist": "f1"}, {"villager": ""})
     b = game.state.board

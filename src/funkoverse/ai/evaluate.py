@@ -181,9 +181,8 @@ class _Walks:
             steps = []
             for t in range(n):
                 best = min((row[s] for s in board.adjacent(t) if s != t), default=inf)
-                near = best == 0 or t in board.adjacent_set(a)
-                out.append(0 if near else -(-best // BASIC_MOVE))
-                steps.append(0 if near else best)
+                steps.append(0 if best == 0 or t in board.adjacent_set(a) else best)
+                out.append(-(-steps[-1] // BASIC_MOVE))
             self.moves.append(out)
             self.squares.append(steps)
 

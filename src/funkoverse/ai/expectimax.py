@@ -249,9 +249,8 @@ class ExpectimaxAgent:
         else:
             shallow = [self._value(ch, 1, turn)[seat] for ch in children]
             order = sorted(range(len(children)), key=lambda i: -shallow[i])
-            width = self._width(depth)
-            if self._wide is not None and self.positions > self._wide:
-                width = 1  # the budget is running out: finish the best line rather than cut it
+            # the budget running out: finish the best line rather than cut it
+            width = 1 if self._narrowed() else self._width(depth)
             best = max(
                 (self._value(children[i], depth, turn) for i in order[:width]),
                 key=lambda v: v[seat],
@@ -284,7 +283,7 @@ class ExpectimaxAgent:
             beam = self.reply_beam  # a reply: what it costs is paid at every end of our turn
         if beam is not None and self.positions - origin > BEAM_POSITIONS:
             beam = 1  # a turn of very many decisions: finish it on the values as they stand
-        if beam is not None and self._wide is not None and self.positions > self._wide:
+        if beam is not None and self._narrowed():
             beam = 1  # the budget is running out: finish the line rather than cut it
         if beam is not None and len(going) > beam:
             going.sort(key=lambda vc: -vc[0][seat])
@@ -300,6 +299,11 @@ class ExpectimaxAgent:
         if self._cap is not None and self.positions > self._cap:
             return True
         return self._spent + self.positions > self.turn_budget
+
+    def _narrowed(self) -> bool:
+        """Whether the choice being searched is past the share `narrow` of its part of the
+        budget, so that its beam and width narrow to one."""
+        return self._wide is not None and self.positions > self._wide
 
     def _width(self, depth: int) -> int:
         level = self.depth - depth
