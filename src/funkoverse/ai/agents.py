@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from funkoverse.rules.choices import Choice
 from funkoverse.rules.state import GameState
 
 
@@ -21,11 +22,11 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, state: GameState, choices: list[str]) -> str: ...
+    def choose(self, state: GameState, choices: list[Choice]) -> Choice: ...
 
     def explain(
-        self, state: GameState, choices: list[str], top: int = 3
-    ) -> list[tuple[str, float]]:
+        self, state: GameState, choices: list[Choice], top: int = 3
+    ) -> list[tuple[Choice, float]]:
         """The `top` best choices with their estimated values (chance to win), best first."""
         ...
 
@@ -40,17 +41,17 @@ class RandomAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: GameState, choices: list[str]) -> str:
-        kinds: dict[str, list[str]] = {}
+    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
+        kinds: dict[str, list[Choice]] = {}
         for choice in choices:
-            kinds.setdefault(choice.partition(":")[0], []).append(choice)
+            kinds.setdefault(choice.kind, []).append(choice)
         groups = list(kinds.values())
         group = groups[self.rng.randrange(len(groups))]
         return group[self.rng.randrange(len(group))]
 
     def explain(
-        self, state: GameState, choices: list[str], top: int = 3
-    ) -> list[tuple[str, float]]:
+        self, state: GameState, choices: list[Choice], top: int = 3
+    ) -> list[tuple[Choice, float]]:
         """What the evaluator thinks of each choice (the random agent itself does not care)."""
         from funkoverse.ai.greedy import GreedyAgent
 

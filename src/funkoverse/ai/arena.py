@@ -99,7 +99,7 @@ def play(
             continue
         assert decider is not None
         agent = agents[decider]
-        choices = engine.legal_choices(state)
+        choices = engine.choices(state)
         t0 = time.perf_counter()
         choice = agent.choose(state, list(choices))
         spent = time.perf_counter() - t0

@@ -56,7 +56,7 @@ from funkoverse.rules.board import Board
 from funkoverse.rules.cards import CharacterCard, Step, TokenColor
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.frames import RoundEndFrame
-from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
+from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind, Role
 from funkoverse.rules.scenario import FLAG_POINTS, flag_returns_open
 from funkoverse.rules.state import CHANCE, GameState, Phase, Piece
 
@@ -1021,7 +1021,9 @@ class Evaluator:
         probe = state.copy()
         before = probe.sides[by.side].points
         try:
-            probe.setup.scenario.on_knockout(probe, probe.pieces[by.id], probe.pieces[victim.id])
+            probe.setup.scenario.on_knockout(
+                probe, probe.pieces[by.id], probe.pieces[victim.id], []
+            )
             result = (probe.winner == by.side, probe.sides[by.side].points - before)
         except Exception:  # a scenario hook that needs more than the bare event
             result = (False, 0)
@@ -1032,17 +1034,16 @@ class Evaluator:
 
 
 def _point(piece: Piece) -> bool:
-    """A point marker (the engine's ids: "point-A"), the one thing every scenario lets any
-    character interact with."""
-    return piece.id.startswith("point-")
+    """A point marker, the one thing every scenario lets any character interact with."""
+    return piece.role is Role.POINT
 
 
 def _flags(state: GameState) -> dict[str, int]:
-    """Flags: each side's flag marker square (the engine's ids: "flag-dark")."""
+    """Flags: each side's flag marker square."""
     return {
         p.side: p.square
         for p in state.pieces.values()
-        if p.id.startswith("flag-") and p.square is not None
+        if p.role is Role.FLAG and p.square is not None
     }
 
 

@@ -55,6 +55,7 @@ from collections.abc import Callable
 from funkoverse.ai.evaluate import Evaluator
 from funkoverse.ai.view import observe
 from funkoverse.rules import engine
+from funkoverse.rules.choices import Choice
 from funkoverse.rules.state import CHANCE, GameState
 
 Values = tuple[float, ...]
@@ -107,7 +108,7 @@ class ExpectimaxAgent:
 
     # -- the agent interface ---------------------------------------------------
 
-    def choose(self, state: GameState, choices: list[str]) -> str:
+    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
         if len(choices) == 1:
             return choices[0]
         ranked = self.rank(state, choices)
@@ -116,11 +117,11 @@ class ExpectimaxAgent:
         return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
     def explain(
-        self, state: GameState, choices: list[str], top: int = 3
-    ) -> list[tuple[str, float]]:
+        self, state: GameState, choices: list[Choice], top: int = 3
+    ) -> list[tuple[Choice, float]]:
         return self.rank(state, choices)[:top]
 
-    def rank(self, state: GameState, choices: list[str]) -> list[tuple[str, float]]:
+    def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
         """Every choice with its value (the decider's chance to win), best first. The `width`
         best by the one-turn value are searched `depth` turns deep and come first; the others
         follow with their one-turn value (capped at the last deep one, so the order holds)."""
@@ -143,8 +144,8 @@ class ExpectimaxAgent:
             self._spent += self.positions
 
     def _rank(
-        self, view: GameState, choices: list[str], seat: int, turn: Turn
-    ) -> list[tuple[str, float]]:
+        self, view: GameState, choices: list[Choice], seat: int, turn: Turn
+    ) -> list[tuple[Choice, float]]:
         children = [(c, self._child(view, c)) for c in choices]
         # the most promising as they stand are searched first, each with a fair share of the
         # budget, so that no choice is left unsearched because it came late in the list
@@ -198,7 +199,7 @@ class ExpectimaxAgent:
 
     # -- the search ------------------------------------------------------------
 
-    def _child(self, state: GameState, choice: str) -> GameState:
+    def _child(self, state: GameState, choice: Choice) -> GameState:
         child = state.copy()
         engine.apply_unchecked(child, choice)
         self.positions += 1
@@ -241,7 +242,7 @@ class ExpectimaxAgent:
             return self._eval(state, key)
         cuts = self._cuts
         seat = state.seats.index(decider)
-        children = [self._child(state, c) for c in engine.legal_choices(state)]
+        children = [self._child(state, c) for c in engine.choices(state)]
         if depth == 1:
             best = self._rest_of_turn(
                 children, seat, turn, self.positions if origin is None else origin

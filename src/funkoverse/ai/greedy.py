@@ -18,6 +18,7 @@ from funkoverse.ai.evaluate import NEXT_TURNS, Evaluator
 from funkoverse.ai.expectimax import BEAM, NARROW_SHARE, ExpectimaxAgent
 from funkoverse.ai.view import observe
 from funkoverse.rules import engine
+from funkoverse.rules.choices import Choice
 from funkoverse.rules.state import CHANCE, GameState
 
 
@@ -52,12 +53,12 @@ class GreedyAgent(ExpectimaxAgent):
         self.one_decision = depth == "decision"
         self.noise = noise
 
-    def choose(self, state: GameState, choices: list[str]) -> str:
+    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
         if len(choices) > 1 and self.noise and self.rng.random() < self.noise:
             return choices[self.rng.randrange(len(choices))]
         return super().choose(state, choices)
 
-    def rank(self, state: GameState, choices: list[str]) -> list[tuple[str, float]]:
+    def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
         if not self.one_decision:
             return super().rank(state, choices)
         side = engine.decider(state)

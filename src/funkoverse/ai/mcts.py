@@ -30,6 +30,7 @@ import time
 from funkoverse.ai.evaluate import Evaluator
 from funkoverse.ai.view import observe
 from funkoverse.rules import engine
+from funkoverse.rules.choices import Choice
 from funkoverse.rules.state import CHANCE, GameState
 
 Values = tuple[float, ...]
@@ -55,7 +56,7 @@ class _Node:
         self.seat = seat  # the decider's seat index; -1 at chance and terminal nodes
         self.chance = chance
         self.terminal = terminal
-        self.choices: list[str] = []
+        self.choices: list[Choice] = []
         self.children: list[_Node] = []
         self.probs: list[float] = []
         self.edge_visits: list[int] = []
@@ -94,7 +95,7 @@ class MCTSAgent:
 
     # -- the agent interface ---------------------------------------------------
 
-    def choose(self, state: GameState, choices: list[str]) -> str:
+    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
         if len(choices) == 1:
             return choices[0]
         ranked = self._search(state, choices)
@@ -107,13 +108,13 @@ class MCTSAgent:
         return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
     def explain(
-        self, state: GameState, choices: list[str], top: int = 3
-    ) -> list[tuple[str, float]]:
+        self, state: GameState, choices: list[Choice], top: int = 3
+    ) -> list[tuple[Choice, float]]:
         return [(c, v) for c, v, _ in self._search(state, choices)[:top]]
 
     # -- the search ------------------------------------------------------------
 
-    def _search(self, state: GameState, choices: list[str]) -> list[tuple[str, float, int]]:
+    def _search(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float, int]]:
         side = engine.decider(state)
         if side is None or side == CHANCE:
             return [(c, 0.0, 0) for c in choices]
@@ -175,7 +176,7 @@ class MCTSAgent:
     def _expand(self, node: _Node) -> None:
         state = node.state
         assert state is not None
-        for choice in engine.legal_choices(state):
+        for choice in engine.choices(state):
             child_state = state.copy()
             engine.apply_unchecked(child_state, choice)
             node.choices.append(choice)

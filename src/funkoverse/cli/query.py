@@ -314,8 +314,7 @@ def _adjacent_squares(pos: _Position) -> Any:
     board = pos.need_board()
     viewer = pos.piece("viewer")
     assert viewer.square is not None
-    blockers = geometry.sight_blockers(viewer, pos.pieces, board)
-    return pos.squares_out(geometry.adjacent_squares(board, viewer.square, blockers))
+    return pos.squares_out(geometry.adjacent_squares(board, viewer.square))
 
 
 def _distance(pos: _Position) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 
 from funkoverse.errors import UserError
 from funkoverse.rules.cards import COLOR_ALIASES, Ability, Param, Step, TokenColor
-from funkoverse.rules.steps import VOCABULARY
+from funkoverse.rules.vocabulary import vocabulary
 
 DATA = Path(__file__).parent / "data"
 COMMON_PARAMS = frozenset({"if_won"})  # any step may happen only "if you win"
@@ -69,6 +69,7 @@ def parse_step(raw: Any, name: str, field: str) -> Step:
             f"{name}: field '{field}': expected a table with an 'op', e.g. {{op = \"move\", squares = 2}}"
         )
     op = raw["op"]
+    VOCABULARY = vocabulary()
     if op not in VOCABULARY:
         words = ", ".join(sorted(VOCABULARY))
         raise UserError(

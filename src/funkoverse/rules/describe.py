@@ -1,99 +1,171 @@
-"""Human-readable labels for choice ids, for menus, logs and hints."""
+"""Labels for choices: a short sentence saying what a choice does here, for menus and hints."""
 
 from __future__ import annotations
 
-from funkoverse.rules.engine import defense_of, roll_win_probability
+from funkoverse.rules.challenges import attack_dice
+from funkoverse.rules.choices import (
+    Assist,
+    Carry,
+    Challenge,
+    Choice,
+    Choose,
+    CompanionAction,
+    CompleteBonus,
+    End,
+    FirstPlayer,
+    FlagReturn,
+    FlipControl,
+    Give,
+    GiveStatus,
+    Interact,
+    Leader,
+    MinionChallenge,
+    Move,
+    Pick,
+    Place,
+    PlaceControl,
+    PlaceToken,
+    Pull,
+    Push,
+    Put,
+    Rally,
+    Return,
+    RollOutcome,
+    ShiftDown,
+    ShiftOff,
+    Skip,
+    Target,
+    UseAbility,
+    UseItem,
+)
+from funkoverse.rules.dice import win_probability
 from funkoverse.rules.frames import ChoiceFrame, RollFrame
-from funkoverse.rules.state import GameState
-from funkoverse.rules.steps import attack_dice
-from funkoverse.rules.world import find_ability
+from funkoverse.rules.numbers import BASIC_CHALLENGE_DICE, FLAG_POINTS
+from funkoverse.rules.state import GameState, Piece
+from funkoverse.rules.world import defense_of, display_names, find_ability
 
 
 def _pct(p: float) -> str:
     return f"{p * 100:.1f}%"
 
 
-def label(state: GameState, choice: str) -> str:
+def challenge_odds(state: GameState, dice: int, target: Piece) -> float:
+    """The exact chance that `dice` standard dice beat `target`'s defense."""
+    standard = state.setup.dice["standard"]
+    return float(win_probability([standard] * dice, [standard] * defense_of(state, target)))
+
+
+def label(state: GameState, choice: Choice, names: dict[str, str] | None = None) -> str:
     """A short sentence saying what `choice` does in this position."""
-    head, _, rest = choice.partition(":")
-    pieces = state.pieces
+    names = names if names is not None else display_names(state)
     top = state.stack[-1] if state.stack else None
-    if head == "first":
-        return f"The First Player marker lands {rest}"
-    if head in ("place", "return"):
-        pid, _, square = rest.partition(":")
-        verb = "Place" if head == "place" else "Return"
-        return f"{verb} {pieces[pid].name} at {square}"
-    if head == "choose":
-        piece = pieces[rest]
+
+    def n(pid: str) -> str:
+        return names.get(pid, pid)
+
+    if isinstance(choice, FirstPlayer):
+        return f"The First Player marker lands {choice.side}"
+    if isinstance(choice, Place) and not isinstance(top, ChoiceFrame):
+        return f"Place {n(choice.piece)} at {choice.square}"
+    if isinstance(choice, Return):
+        return f"Return {n(choice.piece)} at {choice.square}"
+    if isinstance(choice, Choose):
+        piece = state.pieces[choice.piece]
         if piece.square is None:
-            return f"Choose {piece.name} (knocked out: exhausted without actions)"
+            return f"Choose {n(piece.id)} (knocked out: exhausted without actions)"
         if not piece.standing:
-            return f"Choose {piece.name} (knocked down)"
-        return f"Choose {piece.name}"
-    if head == "roll" and isinstance(top, RollFrame):
-        p = float(roll_win_probability(state, top))
-        challenger = pieces[top.challenger].name
-        if rest == "win":
-            return f"{challenger} wins the challenge ({_pct(p)})"
-        return f"{challenger} loses the challenge ({_pct(1 - p)})"
-    active = (
-        pieces.get(top.piece) if isinstance(top, ChoiceFrame) else pieces.get(state.active or "")
-    )
-    who = active.name if active is not None else ""
-    if head == "move":
+            return f"Choose {n(piece.id)} (knocked down)"
+        return f"Choose {n(piece.id)}"
+    if isinstance(choice, RollOutcome) and isinstance(top, RollFrame):
+        dice = state.setup.dice
+        p = float(
+            win_probability([dice[d] for d in top.attack], [dice[d] for d in top.defense])
+        )
+        if choice.won:
+            return f"{n(top.challenger)} wins the challenge ({_pct(p)})"
+        return f"{n(top.challenger)} loses the challenge ({_pct(1 - p)})"
+    active_id = top.piece if isinstance(top, ChoiceFrame) else state.active
+    active = state.pieces.get(active_id or "")
+    who = n(active.id) if active is not None else ""
+    if isinstance(choice, Move):
         if (
             active is not None
             and active.square is not None
-            and state.board.label(active.square) == rest
+            and state.board.label(active.square) == choice.square
         ):
-            return f"{who}: move 0 squares (stay at {rest})"
-        return f"{who}: move to {rest}"
-    if head in ("challenge", "target"):
-        target = pieces[rest]
-        dice = 2
+            return f"{who}: move 0 squares (stay at {choice.square})"
+        return f"{who}: move to {choice.square}"
+    if isinstance(choice, (Challenge, Target)):
+        target = state.pieces[choice.target if isinstance(choice, Challenge) else choice.piece]
+        dice = BASIC_CHALLENGE_DICE
         if isinstance(top, ChoiceFrame) and active is not None:
             dice = attack_dice(state, active, target, top.step)
-        from funkoverse.rules.dice import win_probability
-
-        standard = state.setup.dice["standard"]
-        p = float(win_probability([standard] * dice, [standard] * defense_of(state, target)))
+        p = challenge_odds(state, dice, target)
         state_word = "" if target.standing else " (knocked down: a win knocks it out)"
-        return f"{who}: challenge {target.name}{state_word}, {dice} dice vs {defense_of(state, target)}, {_pct(p)}"
-    if head == "assist":
-        return f"{who}: assist {pieces[rest].name} (stand it up)"
-    if head == "interact":
-        return f"{who}: interact with {rest}"
-    if head == "ability" and active is not None:
-        ability_id, _, target_id = rest.partition(":")
-        ability = find_ability(state, active, ability_id)
+        return (
+            f"{who}: challenge {n(target.id)}{state_word}, {dice} dice vs "
+            f"{defense_of(state, target)}, {_pct(p)}"
+        )
+    if isinstance(choice, Assist):
+        return f"{who}: assist {n(choice.ally)} (stand it up)"
+    if isinstance(choice, Interact):
+        return f"{who}: interact with {n(choice.thing)}"
+    if isinstance(choice, CompleteBonus):
+        return f"{who}: complete the bonus objective ({n(choice.piece)})"
+    if isinstance(choice, PlaceControl):
+        return f"{who}: place a control marker at {choice.square} (control area {choice.area})"
+    if isinstance(choice, FlipControl):
+        return f"{who}: flip control marker {choice.number}"
+    if isinstance(choice, UseAbility) and active is not None:
+        ability = find_ability(state, active, choice.ability)
         if ability is not None:
-            on = f" on {pieces[target_id].name}" if target_id in pieces else ""
-            return (
-                f"{who}: {ability.name}{on} ({ability.color.value} {ability.cost}) — {ability.text}"
-            )
-    if head == "item" and active is not None and rest in state.setup.items:
-        item = state.setup.items[rest]
+            on = f" on {n(choice.target)}" if choice.target in state.pieces else ""
+            return f"{who}: {ability.name}{on} ({ability.color.value} {ability.cost}) — {ability.text}"
+    if isinstance(choice, UseItem) and active is not None and choice.item in state.setup.items:
+        item = state.setup.items[choice.item]
         return f"{who}: use the {item.name} — {item.text}"
-    if head == "rally":
+    if isinstance(choice, CompanionAction):
+        free = " (free, once a turn)" if choice.free else " (one action)"
+        return f"{who}: companion action {choice.action}{free}"
+    if isinstance(choice, Rally):
         return f"{who}: rally (both actions to stand up)"
-    if head == "end":
+    if isinstance(choice, End):
         return f"{who}: end the turn (exhaust {who})"
-    if head == "skip":
+    if isinstance(choice, Skip):
         return "Decline (you may)"
-    if head == "flag":
-        return f"Return {pieces[rest].name} from the rival flag to the starting area (+2 points, Flags)"
-    if head == "pick":
+    if isinstance(choice, FlagReturn):
+        return f"Return {n(choice.piece)} from the rival flag to the starting area (+{FLAG_POINTS} points, Flags)"
+    if isinstance(choice, Pick):
         card = (
-            next((c for c in state.setup.draft.characters if c.id == rest), None)
+            next((c for c in state.setup.draft.characters if c.id == choice.character), None)
             if state.setup.draft
             else None
         )
-        return f"Choose {card.name if card else rest}"
-    if head == "give":
-        item_id, _, holder = rest.partition(":")
-        given = state.setup.items.get(item_id)
-        return f"Give the {given.name if given else item_id} to {holder}"
-    if head == "leader":
-        return f"Pick {pieces[rest].name} as your leader (secret until both have picked)"
-    return choice
+        return f"Choose {card.name if card else choice.character}"
+    if isinstance(choice, Give):
+        given = state.setup.items.get(choice.item)
+        return f"Give the {given.name if given else choice.item} to {choice.holder}"
+    if isinstance(choice, Leader):
+        return f"Pick {n(choice.piece)} as your leader (secret until both have picked)"
+    if isinstance(choice, Push):
+        return f"{who}: push {n(choice.piece)} to {choice.square}"
+    if isinstance(choice, Pull):
+        return f"{who}: pull {n(choice.piece)} to {choice.square}"
+    if isinstance(choice, Place):
+        return f"{who}: be placed at {choice.square}, adjacent to {n(choice.piece)}"
+    if isinstance(choice, Carry):
+        return f"{who}: carry {n(choice.piece)}"
+    if isinstance(choice, Put):
+        return f"{who}: put the carried character at {choice.square}"
+    if isinstance(choice, PlaceToken):
+        return f"{who}: place {n(choice.token)} at {choice.square}"
+    if isinstance(choice, GiveStatus):
+        status = state.setup.statuses.get(choice.card)
+        return f"{who}: take the {status.name if status else choice.card} status card"
+    if isinstance(choice, ShiftDown):
+        return f"Shift the {choice.thing} {choice.what} on the {choice.at} down"
+    if isinstance(choice, ShiftOff):
+        return f"Shift the {choice.color} ability token on the {choice.at} off, back to the pool"
+    if isinstance(choice, MinionChallenge):
+        return f"{n(choice.minion)}: challenge {n(choice.target)}"
+    return choice.format()

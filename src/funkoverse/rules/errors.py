@@ -7,5 +7,5 @@ class IllegalChoice(ValueError):
     """A choice that is not among the legal ones; the message cites the rule that forbids it."""
 
 
-class UnknownChoice(IllegalChoice):
-    """A choice id that does not name anything in this game (a typo, not a rules question)."""
+class InvalidChoice(IllegalChoice):
+    """Text that names no choice at all (a typo, not a rules question); the message says why."""

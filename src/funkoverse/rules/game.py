@@ -1,7 +1,9 @@
-"""A game as setup + seed + choices: the log that replays, saves and explains a game.
+"""A game as setup + seed + choices: the record that replays, saves and explains a game.
 
-The generator is passed in as a seed and owned by the game; the rules never
-touch a global random.
+The generator is made from the seed and owned by the game; the rules never touch a
+global random. Chance outcomes are drawn with it (`sample_chance`): a roll's dice are
+rolled and counted, so the outcome logged is the one the dice show, and replaying the log
+with the same seed rolls the same dice.
 """
 
 from __future__ import annotations
@@ -10,18 +12,26 @@ import random
 from dataclasses import dataclass, field
 
 from funkoverse.rules import engine
+from funkoverse.rules.choices import Choice, RollOutcome, parse
 from funkoverse.rules.describe import label
-from funkoverse.rules.dice import Face, resolve, roll
+from funkoverse.rules.dice import resolve, roll
+from funkoverse.rules.errors import IllegalChoice
+from funkoverse.rules.events import Event, EventKind, Events
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.state import CHANCE, GameState, Setup
+from funkoverse.rules.world import display_names
 
 
 @dataclass(frozen=True)
-class Choice:
-    """A legal choice: a stable id and a label for people."""
+class Labelled:
+    """A legal choice with its stable id and a label for people."""
 
-    id: str
+    choice: Choice
     label: str
+
+    @property
+    def id(self) -> str:
+        return self.choice.format()
 
 
 @dataclass
@@ -31,7 +41,7 @@ class Game:
     setup: Setup
     seed: int = 0
     state: GameState = field(init=False)
-    log: list[str] = field(default_factory=list)
+    log: list[Choice] = field(default_factory=list)
     rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
@@ -50,17 +60,21 @@ class Game:
     def winner(self) -> str | None:
         return self.state.winner
 
-    def choices(self) -> list[Choice]:
-        return [Choice(c, label(self.state, c)) for c in engine.legal_choices(self.state)]
+    def choices(self) -> list[Labelled]:
+        """The legal choices with their labels."""
+        names = display_names(self.state)
+        return [Labelled(c, label(self.state, c, names)) for c in engine.choices(self.state)]
 
-    def play(self, choice: str) -> list[str]:
+    def play(self, choice: Choice | str) -> Events:
         """Make a legal choice (refused with the rule's reason otherwise) and log it."""
-        events = engine.apply(self.state, choice)
-        self.log.append(choice)
+        value = parse(choice) if isinstance(choice, str) else choice
+        events = engine.apply(self.state, value)
+        self.log.append(value)
         return events
 
-    def sample_chance(self) -> tuple[str, list[str]]:
-        """Draw the chance outcome with the game's generator; returns it and words on the dice."""
+    def sample_chance(self) -> tuple[Choice, Events]:
+        """Draw the chance outcome with the game's generator; returns it and, for a roll, the
+        event that shows the dice."""
         state = self.state
         assert engine.decider(state) == CHANCE
         top = state.stack[-1] if state.stack else None
@@ -69,12 +83,16 @@ class Game:
             attack = roll([dice[d] for d in top.attack], self.rng)
             defense = roll([dice[d] for d in top.defense], self.rng)
             result = resolve(attack, defense)
-            outcome = "roll:win" if result.challenger_wins else "roll:lose"
-            words = [
-                f"Dice: {_faces(attack)} ({result.attack_successes}) against "
-                f"{_faces(defense)} ({result.defense_successes})."
-            ]
-            return outcome, words
+            shown = Event(
+                EventKind.DICE,
+                piece=top.challenger,
+                other=top.target,
+                attack=tuple(f.value for f in attack),
+                defense=tuple(f.value for f in defense),
+                number=result.attack_successes,
+                total=result.defense_successes,
+            )
+            return RollOutcome(result.challenger_wins), [shown]
         outcomes = engine.chance_outcomes(state)
         r = self.rng.random()
         acc = 0.0
@@ -84,9 +102,10 @@ class Game:
                 return choice, []
         return outcomes[-1][0], []
 
-    def play_chance(self) -> list[str]:
-        choice, words = self.sample_chance()
-        return words + self.play(choice)
+    def play_chance(self) -> Events:
+        """Draw and make the chance outcome; the dice come first in the events."""
+        choice, shown = self.sample_chance()
+        return shown + self.play(choice)
 
     @classmethod
     def at(cls, state: GameState, seed: int = 0) -> Game:
@@ -100,18 +119,22 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, setup: Setup, seed: int, log: list[str]) -> Game:
-        """Rebuild a game from its log; chance draws are repeated to keep the generator in step."""
+    def replay(cls, setup: Setup, seed: int, log: list[Choice] | list[str]) -> Game:
+        """Rebuild a game from its log; chance draws are repeated to keep the generator in
+        step, and a logged chance outcome the dice do not show is refused."""
         game = cls(setup, seed)
-        for choice in log:
-            if game.decider == CHANCE:
-                game.sample_chance()
-            game.play(choice)
+        for entry in log:
+            game.replay_one(entry)
         return game
 
-
-def _faces(faces: tuple[Face, ...]) -> str:
-    if not faces:
-        return "no dice"
-    names = {Face.BURST: "burst", Face.SHIELD: "shield", Face.TRIPLE: "!!!"}
-    return ", ".join(names.get(f, "blank") for f in faces)
+    def replay_one(self, entry: Choice | str) -> Events:
+        """Make one logged choice; at a chance node the dice are drawn again first."""
+        value = parse(entry) if isinstance(entry, str) else entry
+        if self.decider == CHANCE:
+            drawn, shown = self.sample_chance()
+            if drawn != value:
+                raise IllegalChoice(
+                    f"'{value.format()}': the dice of this seed give '{drawn.format()}' here"
+                )
+            return shown + self.play(value)
+        return self.play(value)

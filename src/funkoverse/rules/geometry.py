@@ -152,11 +152,11 @@ def _dist2_from(board: Board, origin: int) -> Callable[[int], int]:
     return key
 
 
-def adjacent_squares(board: Board, origin: int, blockers: Collection[int] = ()) -> tuple[int, ...]:
+def adjacent_squares(board: Board, origin: int) -> tuple[int, ...]:
     """Squares adjacent to `origin` ("Adjacency"): beside or diagonal and seen, `origin`
     included, sorted. Obstructions cut adjacency ("Obstructions and Adjacency",
     including obstructed corners); pieces never do (nothing lies between beside
-    squares, and rule 4 covers the corner), so `blockers` does not change it."""
+    squares, and rule 4 covers the corner)."""
     return board.adjacent(origin)
 
 

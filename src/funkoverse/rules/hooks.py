@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from funkoverse.rules.cards import Ability
+    from funkoverse.rules.choices import Choice
+    from funkoverse.rules.events import Event
     from funkoverse.rules.frames import Frame, RollFrame
     from funkoverse.rules.state import GameState, Piece
 
@@ -51,12 +53,6 @@ class Hook:
         """Decisions ("you may") to take before the dice of `roll` are rolled."""
         return ()
 
-    def on_roll_choice(
-        self, state: GameState, owner: Piece, roll: RollFrame, choice: str
-    ) -> RollFrame:
-        """Apply a before-roll decision this hook asked for; returns the changed roll."""
-        return roll
-
     def react(self, state: GameState, owner: Piece, event: str, subject: Piece) -> Sequence[Frame]:
         """Decisions or effects when something happens to `subject` (`event`: "stood_up",
         "interacted_point_marker", "knocked_out", ...)."""
@@ -70,7 +66,7 @@ class Hook:
         """Actions added at the start of `owner`'s turn."""
         return 0
 
-    def after_action(self, state: GameState, owner: Piece) -> None:
+    def after_action(self, state: GameState, owner: Piece, events: list[Event]) -> None:
         """After `owner` rallies or does an action."""
 
     def move_links(self, state: GameState, owner: Piece) -> Mapping[int, Sequence[int]] | None:
@@ -87,24 +83,25 @@ class Hook:
 
     def interactions(
         self, state: GameState, owner: Piece, actor: Piece, squares: set[int]
-    ) -> list[str]:
+    ) -> list[Choice]:
         """Things `actor` may interact with in `squares` because of this trait (Tunnels)."""
         return []
 
     def interact(
-        self, state: GameState, owner: Piece, actor: Piece, thing: str, events: list[str]
+        self, state: GameState, owner: Piece, actor: Piece, thing: Choice, events: list[Event]
     ) -> bool:
-        """Do `actor`'s interaction with `thing` if it is this hook's; True when it was."""
+        """Do `actor`'s interaction `thing` if it is this hook's; True when it was."""
         return False
 
     def on_status(self, state: GameState, owner: Piece, card_id: str) -> Sequence[Frame]:
         """After `owner` is given a status card."""
         return ()
 
-    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[str]:
+    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[Choice]:
         """Options of a decision this hook asked for (a `ChoiceFrame` with its purpose)."""
         return []
 
-    def choose(self, state: GameState, owner: Piece, purpose: str, choice: str) -> list[str]:
-        """Apply one of those options; returns what happened, in words."""
-        return []
+    def choose(
+        self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]
+    ) -> None:
+        """Apply one of those options, adding what happened to `events`."""

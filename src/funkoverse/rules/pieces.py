@@ -31,6 +31,23 @@ BLOCKING_KINDS: frozenset[Kind] = frozenset(
 # Only these can be knocked down; the others are removed when they lose a challenge.
 KNOCKABLE_KINDS: frozenset[Kind] = frozenset({Kind.CHARACTER, Kind.BASIC})
 
+# Rivals and allies: "Characters, companions, and minion tokens controlled by your
+# opponent(s) are rivals" (Glossary: Rival, Ally). A bonus objective marker blocks as a
+# character does but is a marker: "characters cannot move or target markers".
+RIVAL_KINDS: frozenset[Kind] = frozenset({Kind.CHARACTER, Kind.BASIC, Kind.MINION, Kind.COMPANION})
+
+
+class Role(StrEnum):
+    """What a marker or token stands for in the game, set when the piece is made."""
+
+    NONE = ""
+    POINT = "point"  # a point marker ("Point Markers"); its letter names its setup square
+    FLAG = "flag"  # a flag marker (Flags)
+    CONTROL = "control"  # a control marker (Control)
+    TUNNEL = "tunnel"  # a Tunnel token (Forbidden Depths)
+    MINION = "minion"  # a minion token ("Minion Tokens")
+    BONUS = "bonus"  # a bonus objective marker ("Bonus Objectives")
+
 
 class PieceLike(Protocol):
     """A thing on (or off) the map: enough for sight, movement and targeting."""

@@ -13,23 +13,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from funkoverse.rules import geometry
 from funkoverse.rules.cards import Step
-from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
+from funkoverse.rules.choices import (
+    Choice,
+    CompleteBonus,
+    FlagReturn,
+    FlipControl,
+    Interact,
+    PlaceControl,
+)
+from funkoverse.rules.events import Event, EventKind, Events
+from funkoverse.rules.frames import ChoiceFrame, Frame, ReturnFrame, RoundEndFrame
+from funkoverse.rules.numbers import (
+    CONTROL_MARKERS,
+    FLAG_POINTS,
+    LEADER_POINTS,
+    POINT_MARKER_POINTS,
+    POINT_MARKER_SLOT,
+)
+from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind, Role
 
 if TYPE_CHECKING:
-    from funkoverse.rules.frames import Frame
     from funkoverse.rules.state import GameState, Piece
-
-FLAG_POINTS = (
-    2  # Flags: "If a character returns to your starting area using the rule above, gain 2 points."
-)
-LEADER_POINTS = {  # Leaders: "Gaining points"
-    ("leader", "leader"): 4,
-    ("ally", "leader"): 3,
-    ("leader", "rival"): 2,
-    ("ally", "rival"): 1,
-}
-CONTROL_MARKERS = 3  # "3 control markers"
 
 
 @dataclass(frozen=True)
@@ -67,17 +73,26 @@ class Scenario:
             return self.target_two
         return self.target_three if self.target_three is not None else self.target_two
 
-    def gain(self, state: GameState, side: str, points: int) -> None:
+    def gain(self, state: GameState, side: str, points: int, why: str, events: Events) -> None:
+        """`side` gains `points` (for `why`); the first games end the moment one reaches the
+        target, the others say so and go on to the end of the round ("Winning a Scenario")."""
         if points <= 0 or side not in state.sides:
             return
+        before = state.sides[side].points
         state.sides[side].points += points
+        total = state.sides[side].points
+        events.append(Event(EventKind.POINTS, side=side, number=points, total=total, source=why))
         target = self.points_to_win(state)
-        if self.immediate_target and target is not None and state.sides[side].points >= target:
+        if target is None or total < target:
+            return
+        if self.immediate_target:
             state.winner = side
+        elif before < target:
+            events.append(Event(EventKind.TARGET_REACHED, side=side, total=total, number=target))
 
     # -- knock-outs ----------------------------------------------------------------
 
-    def on_knockout(self, state: GameState, by: Piece | None, victim: Piece) -> None:
+    def on_knockout(self, state: GameState, by: Piece | None, victim: Piece, events: Events) -> None:
         """Called when `victim` is knocked out, while it is still in its square; `by` is who
         gets the credit (if anyone)."""
         if victim.kind not in KNOCKABLE_KINDS:
@@ -85,51 +100,74 @@ class Scenario:
         if self.first_knockout_wins:
             if by is not None and by.side != victim.side:
                 state.sides[by.side].points += 1
+                events.append(
+                    Event(
+                        EventKind.POINTS,
+                        side=by.side,
+                        number=1,
+                        total=state.sides[by.side].points,
+                        source="knock-out",
+                        rule="Winning Your First Game",
+                    )
+                )
                 state.winner = by.side
             return
         if self.leaders:
-            self._leader_points(state, by, victim)
+            self._leader_points(state, by, victim, events)
         scored: set[str] = set()
         if by is not None and by.side != victim.side and self.knockout_points:
             scored.add(by.side)
         if self.adjacent_knockout_points and victim.square is not None:
-            from funkoverse.rules import geometry
-
             for p in state.on_map():
                 if p.side != victim.side and p.is_character and p.square is not None:
                     near = geometry.adjacent_squares(state.board, p.square)
                     if victim.square in near:
                         scored.add(p.side)
         for side in sorted(scored):
-            self.gain(state, side, max(self.knockout_points, 1))
+            self.gain(state, side, max(self.knockout_points, 1), "knock-out", events)
 
-    def _leader_points(self, state: GameState, by: Piece | None, victim: Piece) -> None:
+    def _leader_points(
+        self, state: GameState, by: Piece | None, victim: Piece, events: Events
+    ) -> None:
         if by is None or by.side == victim.side:
             return
-        leader = state.objective.get(f"leader:{by.side}")
-        rival_leader = state.objective.get(f"leader:{victim.side}")
+        leader = state.sides[by.side].leader
+        rival_leader = state.sides[victim.side].leader
         who = "leader" if by.id == leader else "ally"
         whom = "leader" if victim.id == rival_leader else "rival"
-        self.gain(state, by.side, LEADER_POINTS[(who, whom)])
+        why = {"leader": "your leader", "ally": "your leader's ally"}[who]
+        whom_words = {"leader": "a rival leader", "rival": "a rival"}[whom]
+        self.gain(state, by.side, LEADER_POINTS[(who, whom)], f"{why} knocks out {whom_words}", events)
 
     # -- setup -----------------------------------------------------------------------
 
     def setup_pieces(self, state: GameState) -> None:
-        """Scenario setup: flag markers on their squares; control markers kept aside."""
+        """Scenario setup: point markers on their setup squares; flag markers on theirs;
+        control markers kept aside."""
         from funkoverse.rules.state import Piece
 
+        if self.point_markers:
+            for letter, square in sorted(state.board.point_squares.items()):
+                pid = f"point-{letter}"
+                state.pieces[pid] = Piece(
+                    pid, Kind.MARKER, "", None, square, placed=True, role=Role.POINT, ref=letter
+                )
         if self.flags:
             for side, square in flag_squares(state).items():
                 pid = f"flag-{side}"
-                state.pieces[pid] = Piece(pid, Kind.MARKER, side, None, square, placed=True)
+                state.pieces[pid] = Piece(
+                    pid, Kind.MARKER, side, None, square, placed=True, role=Role.FLAG, ref=side
+                )
         if self.control:
             for n in range(1, CONTROL_MARKERS + 1):
                 pid = f"control-{n}"
-                state.pieces[pid] = Piece(pid, Kind.MARKER, "", None, None)
+                state.pieces[pid] = Piece(
+                    pid, Kind.MARKER, "", None, None, role=Role.CONTROL, ref=str(n)
+                )
 
     def placement_squares(self, state: GameState, piece: Piece) -> list[int] | None:
         """Leaders: the leader starts on its leader starting square; None: the starting area."""
-        if not self.leaders or state.objective.get(f"leader:{piece.side}") != piece.id:
+        if not self.leaders or state.sides[piece.side].leader != piece.id:
             return None
         square = leader_squares(state).get(piece.side)
         return [square] if square is not None else None
@@ -140,8 +178,6 @@ class Scenario:
         """Decisions when a round ends, before the cooldown (Flags: return characters)."""
         if not self.flags:
             return ()
-        from funkoverse.rules.frames import ChoiceFrame
-
         first = state.first_player or state.seats[0]
         index = state.seats.index(first)
         order = state.seats[index:] + state.seats[:index]
@@ -152,10 +188,10 @@ class Scenario:
         ]
         return list(reversed(frames))
 
-    def on_round_end(self, state: GameState) -> None:
+    def on_round_end(self, state: GameState, events: Events) -> None:
         """After the cooldown: Control's points, then the winner check."""
         if self.control:
-            self._control_points(state)
+            self._control_points(state, events)
         self.check_winner(state)
 
     def check_winner(self, state: GameState) -> None:
@@ -169,129 +205,151 @@ class Scenario:
         if best >= target and len(leaders) == 1:
             state.winner = leaders[0]
 
-    def _control_points(self, state: GameState) -> None:
+    def _control_points(self, state: GameState, events: Events) -> None:
         """Control: "If any control markers show your color at the end of a round, gain 1 point.
         Ignore this when playing with two characters per side. If you have the most control
         markers showing your color at the end of a round, gain an extra point." """
         shown: dict[str, int] = {side: 0 for side in state.seats}
         for p in state.pieces.values():
-            if p.id.startswith("control-") and p.square is not None and p.side in shown:
+            if p.role is Role.CONTROL and p.square is not None and p.side in shown:
                 shown[p.side] += 1
         per_side = max(len(t.characters) for t in state.setup.teams)
         most = max(shown.values(), default=0)
         leaders = [side for side, n in shown.items() if n == most]
         for side, n in shown.items():
             if n and per_side > 2:
-                self.gain(state, side, 1)
+                self.gain(state, side, 1, "control markers showing its color", events)
         if most and len(leaders) == 1:
-            self.gain(state, leaders[0], 1)
+            self.gain(state, leaders[0], 1, "the most control markers", events)
 
     # -- decisions the scenario asks -------------------------------------------------------
 
-    def choices(self, state: GameState, decider: str, purpose: str) -> list[str]:
+    def choices(self, state: GameState, decider: str, purpose: str) -> list[Choice]:
         if purpose == "flag_return":
-            done = state.objective.get(f"flag-returned:{decider}", "").split(",")
-            return [f"flag:{p.id}" for p in flag_returners(state, decider) if p.id not in done]
+            done = state.sides[decider].returned
+            return [FlagReturn(p.id) for p in flag_returners(state, decider) if p.id not in done]
         return []
 
-    def choose(self, state: GameState, decider: str, purpose: str, choice: str) -> list[str]:
+    def choose(
+        self, state: GameState, decider: str, purpose: str, choice: Choice, events: Events
+    ) -> None:
         """Flags: a returned character goes to its starting area and scores 2 points."""
-        if purpose != "flag_return":
-            return []
-        from funkoverse.rules.frames import ChoiceFrame, ReturnFrame
-
-        pid = choice.partition(":")[2]
-        piece = state.pieces[pid]
-        key = f"flag-returned:{decider}"  # each character returns at most once a round end
-        state.objective[key] = ",".join(x for x in (state.objective.get(key, ""), pid) if x)
+        if purpose != "flag_return" or not isinstance(choice, FlagReturn):
+            return
+        piece = state.pieces[choice.piece]
+        side = state.sides[decider]
+        side.returned = (*side.returned, piece.id)  # each returns at most once a round end
         piece.square = None
-        self.gain(state, decider, FLAG_POINTS)
+        events.append(Event(EventKind.FLAG_RETURN, piece=piece.id, side=decider, number=FLAG_POINTS))
+        self.gain(state, decider, FLAG_POINTS, "a return from the rival flag", events)
         # more of the side's characters may still return; then the chosen one is placed
         state.stack.append(ChoiceFrame(decider, Step("flag_return"), "", True, "scenario"))
-        state.stack.append(ReturnFrame(decider, (pid,)))
-        return [
-            f"{piece.name} returns from the rival flag to the starting area: +{FLAG_POINTS} points (Flags)."
-        ]
+        state.stack.append(ReturnFrame(decider, (piece.id,)))
 
     # -- interactions ----------------------------------------------------------------------
 
-    def interactions(self, state: GameState, actor: Piece, squares: set[int]) -> list[str]:
-        """What `actor` may interact with in `squares` (Point Markers: on or adjacent; Control)."""
-        found: list[str] = []
+    def interactions(self, state: GameState, actor: Piece, squares: set[int]) -> list[Choice]:
+        """What `actor` may interact with in `squares` (Point Markers: on or adjacent; Control;
+        its side's bonus objective marker)."""
+        found: list[Choice] = []
         if self.point_markers:
             found.extend(
-                p.id
+                Interact(p.id)
                 for p in state.pieces.values()
-                if p.id.startswith("point-") and p.square is not None and p.square in squares
+                if p.role is Role.POINT and p.square is not None and p.square in squares
             )
         if self.control and actor.square is not None:
             found.extend(self._control_interactions(state, actor, squares))
         found.extend(
-            f"bonus-{p.id}"
+            CompleteBonus(p.id)
             for p in state.pieces.values()
             if p.kind is Kind.BONUS_OBJECTIVE and p.side == actor.side and p.square in squares
         )
         return found
 
-    def _control_interactions(self, state: GameState, actor: Piece, squares: set[int]) -> list[str]:
+    def _control_interactions(
+        self, state: GameState, actor: Piece, squares: set[int]
+    ) -> list[Choice]:
         """Control: in a control area, place a marker in any square of that area (not where the
         area already has one); on or adjacent to a control marker, flip it."""
-        found: list[str] = []
+        found: list[Choice] = []
         areas = control_areas(state)
-        markers = [p for p in state.pieces.values() if p.id.startswith("control-")]
+        markers = [p for p in state.pieces.values() if p.role is Role.CONTROL]
         free = [m for m in markers if m.square is None]
         for area, area_squares in sorted(areas.items()):
             if actor.square not in area_squares or not free:
                 continue
             if any(m.square in area_squares for m in markers):
                 continue
-            found.extend(f"control-place-{area}-{state.board.label(sq)}" for sq in area_squares)
+            found.extend(PlaceControl(area, state.board.label(sq)) for sq in area_squares)
         for m in markers:
             if m.square is not None and m.square in squares and m.side != actor.side:
-                found.append(f"control-flip-{m.id.removeprefix('control-')}")
+                found.append(FlipControl(m.ref))
         return found
 
-    def interact(self, state: GameState, actor: Piece, thing: str, events: list[str]) -> bool:
+    def interact(self, state: GameState, actor: Piece, thing: Choice, events: Events) -> bool:
         """Do an interaction this scenario offered; True when `thing` was the scenario's."""
-        if thing.startswith("bonus-"):
-            marker = state.pieces[thing.removeprefix("bonus-")]
-            card = state.setup.bonus_objectives[marker.id.rsplit("-", 1)[0]]
+        if isinstance(thing, CompleteBonus):
+            marker = state.pieces[thing.piece]
+            card = state.setup.bonus_objectives[marker.ref]
             marker.square = None
             events.append(
-                f"{actor.name} completes the {card.name}: +{card.points} points (Bonus Objectives)."
+                Event(
+                    EventKind.BONUS_COMPLETED,
+                    piece=actor.id,
+                    side=actor.side,
+                    name=card.name,
+                    number=card.points,
+                )
             )
-            self.gain(state, actor.side, card.points)
+            self.gain(state, actor.side, card.points, card.name, events)
             return True
-        if self.point_markers and thing.startswith("point-"):
-            marker = state.pieces[thing]
+        if isinstance(thing, Interact):
+            marker = state.pieces.get(thing.thing)
+            if not self.point_markers or marker is None or marker.role is not Role.POINT:
+                return False
             side = state.sides[actor.side]
             marker.square = None
             for slot in side.track:
-                if ("point", thing) in slot:
-                    slot.remove(("point", thing))
-            side.track[3].append(("point", thing))
+                if ("point", marker.id) in slot:
+                    slot.remove(("point", marker.id))
+            side.track[POINT_MARKER_SLOT - 1].append(("point", marker.id))
             events.append(
-                f"{actor.name} interacts with point marker {thing.removeprefix('point-')}: +1 point; "
-                "the marker goes on the 4 of the cooldown track (Point Markers)."
+                Event(
+                    EventKind.POINT_MARKER,
+                    piece=actor.id,
+                    other=marker.id,
+                    side=actor.side,
+                    number=POINT_MARKER_POINTS,
+                )
             )
-            self.gain(state, actor.side, 1)
+            self.gain(state, actor.side, POINT_MARKER_POINTS, f"point marker {marker.ref}", events)
             return True
-        if self.control and thing.startswith("control-place-"):
-            _area, _, label = thing.removeprefix("control-place-").partition("-")
+        if self.control and isinstance(thing, PlaceControl):
             marker = next(
-                p for p in state.pieces.values() if p.id.startswith("control-") and p.square is None
+                p for p in state.pieces.values() if p.role is Role.CONTROL and p.square is None
             )
-            marker.square = state.board.parse_label(label)
+            marker.square = state.board.parse_label(thing.square)
             marker.side = actor.side
             marker.placed = True
             events.append(
-                f"{actor.name} places a control marker showing {actor.side} at {label} (Control)."
+                Event(
+                    EventKind.CONTROL_PLACED,
+                    piece=actor.id,
+                    other=marker.id,
+                    side=actor.side,
+                    square=thing.square,
+                )
             )
             return True
-        if self.control and thing.startswith("control-flip-"):
-            marker = state.pieces[f"control-{thing.removeprefix('control-flip-')}"]
+        if self.control and isinstance(thing, FlipControl):
+            marker = next(
+                p for p in state.pieces.values() if p.role is Role.CONTROL and p.ref == thing.number
+            )
             marker.side = actor.side if len(state.seats) > 2 else _other(state, marker.side)
-            events.append(f"{actor.name} flips a control marker: it shows {marker.side} (Control).")
+            events.append(
+                Event(EventKind.CONTROL_FLIPPED, piece=actor.id, other=marker.id, side=marker.side)
+            )
             return True
         return False
 
@@ -339,12 +397,10 @@ def control_areas(state: GameState) -> dict[str, list[int]]:
 
 def flag_returners(state: GameState, side: str) -> list[Piece]:
     """Flags: "your standing characters ... on or adjacent to your opponent's flag marker"."""
-    from funkoverse.rules import geometry
-
     flags = [
         p.square
         for p in state.pieces.values()
-        if p.id.startswith("flag-") and p.side != side and p.square is not None
+        if p.role is Role.FLAG and p.side != side and p.square is not None
     ]
     if not flags:
         return []
@@ -363,8 +419,6 @@ def flag_returns_open(state: GameState, side: str) -> bool:
     Round" has asked every side about its returns, a side whose decision is not pending has
     returned what it chose: a character it left by the rival's flag returns a round later at
     the earliest."""
-    from funkoverse.rules.frames import ChoiceFrame, RoundEndFrame
-
     ending = next((f for f in state.stack if isinstance(f, RoundEndFrame)), None)
     if ending is None or ending.stage == 0:
         return True

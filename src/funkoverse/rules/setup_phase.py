@@ -1,4 +1,5 @@
-"""Setup as decisions: choosing characters and items, and the scenario's secret picks.
+"""Setup as decisions: the pieces of each team, choosing characters and items, and the
+scenario's secret picks.
 
 Scenario Setup, step 5: "Each player chooses a character ... If both players have
 collections, choose characters and items in secret." Leaders: "Each player
@@ -11,40 +12,106 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from funkoverse.rules.state import Draft, GameState, Phase, TeamSetup
+from funkoverse.rules.cards import TOKEN_KINDS, CharacterCard
+from funkoverse.rules.choices import Choice, Give, Leader, Pick
+from funkoverse.rules.events import Event, EventKind, Events
+from funkoverse.rules.numbers import ULTIMATE_MARKERS
+from funkoverse.rules.pieces import Kind, Role
+from funkoverse.rules.state import Draft, GameState, Phase, Piece, TeamSetup
 
-Events = list[str]
+
+def create_pieces(state: GameState) -> None:
+    """Setup, steps 6-7: each side's characters, their tokens, items and companions, and the
+    ability token pool (one token a colored dot; an ultimate card adds more)."""
+    setup = state.setup
+    seen: dict[str, int] = {}
+    for team in setup.teams:
+        for card in team.characters:
+            seen[card.id] = seen.get(card.id, 0) + 1
+    for team in setup.teams:
+        side = state.sides[team.side]
+        held: dict[str, list[str]] = {}
+        for item_id, holder in team.items:
+            held.setdefault(holder, []).append(item_id)
+        for card in team.characters:
+            pid = card.id if seen[card.id] == 1 else f"{card.id}-{team.side}"
+            kind = Kind.BASIC if card.basic else Kind.CHARACTER
+            piece = Piece(pid, kind, team.side, card, None, True, False, card.defense, card.elusive)
+            piece.items = tuple(held.get(card.id, ()))
+            piece.needed = ULTIMATE_MARKERS if team.ultimate else 1
+            state.pieces[pid] = piece
+            for color in card.dots:
+                side.pool[color] = side.pool.get(color, 0) + 1
+            tokens = list(card.tokens)
+            for item_id in piece.items:
+                item = setup.items.get(item_id)
+                if item is not None:
+                    tokens.extend(item.tokens)
+            for token_kind, count in tokens:
+                kind_name, defense = TOKEN_KINDS.get(token_kind, ("token", None))
+                for n in range(1, count + 1):
+                    tid = f"{token_kind}-{team.side}-{n}"
+                    state.pieces[tid] = Piece(
+                        tid,
+                        Kind(kind_name),
+                        team.side,
+                        None,
+                        defense=defense,
+                        owner=pid,
+                        role=Role(token_kind),
+                    )
+        for color in team.extra_dots:
+            side.pool[color] = side.pool.get(color, 0) + 1
+        for companion_id, holder in team.companions:
+            comp = setup.companions[companion_id]
+            cid = f"{companion_id}-{team.side}"
+            owner = holder if seen.get(holder, 0) == 1 else f"{holder}-{team.side}"
+            face = CharacterCard(comp.id, comp.name, comp.box, comp.defense)
+            state.pieces[cid] = Piece(
+                cid,
+                Kind.COMPANION,
+                team.side,
+                face,
+                None,
+                True,
+                False,
+                comp.defense,
+                owner=owner,
+                ref=companion_id,
+            )
+        for bonus_id in team.bonus:
+            bid = f"{bonus_id}-{team.side}"
+            state.pieces[bid] = Piece(
+                bid,
+                Kind.BONUS_OBJECTIVE,
+                team.side,
+                None,
+                owner=team.side,
+                role=Role.BONUS,
+                ref=bonus_id,
+            )
 
 
-def _order(state: GameState) -> tuple[str, ...]:
+def order(state: GameState) -> tuple[str, ...]:
+    """The seats from the first player on."""
     first = state.first_player or state.seats[0]
     i = state.seats.index(first)
     return state.seats[i:] + state.seats[:i]
 
 
-def picks(state: GameState, side: str) -> list[str]:
-    raw = state.objective.get(f"draft:{side}", "")
-    return raw.split(",") if raw else []
-
-
-def gifts(state: GameState, side: str) -> list[tuple[str, str]]:
-    raw = state.objective.get(f"items:{side}", "")
-    return [tuple(g.split("@", 1)) for g in raw.split(",")] if raw else []  # type: ignore[misc]
-
-
 def _taken(state: GameState, draft: Draft) -> set[str]:
     if draft.secret:
         return set()
-    return {c for side in state.seats for c in picks(state, side)}
+    return {c for side in state.seats for c in state.sides[side].picks}
 
 
-def draft_options(state: GameState) -> list[str]:
+def draft_options(state: GameState) -> list[Choice]:
     """The characters, then the items, the side to choose may take."""
     draft = state.setup.draft
     side = state.to_act or ""
     if draft is None:
         return []
-    mine = picks(state, side)
+    mine = state.sides[side].picks
     cards = {c.id: c for c in draft.characters}
     if len(mine) < draft.size:
         names = {cards[c].name for c in mine}
@@ -59,32 +126,48 @@ def draft_options(state: GameState) -> list[str]:
         needs_holder = draft.items > 0 and not any(not cards[c].basic for c in mine)
         if needs_holder and len(mine) == draft.size - 1:
             options = [c for c in options if not cards[c].basic]  # someone must hold the item
-        return [f"pick:{c}" for c in options]
-    given = gifts(state, side)
+        return [Pick(c) for c in options]
+    given = state.sides[side].gifts
     if len(given) < draft.items:
         used = {i for i, _ in given}
         if not draft.secret:
-            used |= {i for s in state.seats for i, _ in gifts(state, s)}
+            used |= {i for s in state.seats for i, _ in state.sides[s].gifts}
         holders = [c for c in mine if not cards[c].basic]  # Item Setup: not basic characters
-        return [f"give:{i}:{h}" for i in draft.item_ids if i not in used for h in holders]
+        return [Give(i, h) for i in draft.item_ids if i not in used for h in holders]
     return []
 
 
-def apply_draft(state: GameState, choice: str, events: Events) -> None:
+def apply_draft(state: GameState, choice: Choice, events: Events) -> None:
+    """A pick or an item given: recorded for the side; named in the event, which is a
+    secret of that side in a secret draft."""
     side = state.to_act or ""
-    head, _, rest = choice.partition(":")
     draft = state.setup.draft
     assert draft is not None
-    if head == "pick":
-        state.objective[f"draft:{side}"] = ",".join([*picks(state, side), rest])
-        events.append(f"{side} chooses a character" + ("" if draft.secret else f": {rest}") + ".")
-    else:
-        item, _, holder = rest.partition(":")
-        state.objective[f"items:{side}"] = ",".join(
-            f"{i}@{h}" for i, h in [*gifts(state, side), (item, holder)]
-        )
+    mine = state.sides[side]
+    if isinstance(choice, Pick):
+        mine.picks = (*mine.picks, choice.character)
+        card = next(c for c in draft.characters if c.id == choice.character)
         events.append(
-            f"{side} chooses an item" + ("" if draft.secret else f": {item} for {holder}") + "."
+            Event(
+                EventKind.PICKED,
+                side=side,
+                card=card.id,
+                name=card.name,
+                secret=draft.secret,
+            )
+        )
+    elif isinstance(choice, Give):
+        mine.gifts = (*mine.gifts, (choice.item, choice.holder))
+        item = state.setup.items.get(choice.item)
+        events.append(
+            Event(
+                EventKind.ITEM_CHOSEN,
+                side=side,
+                card=choice.item,
+                name=item.name if item else choice.item,
+                other=choice.holder,
+                secret=draft.secret,
+            )
         )
 
 
@@ -92,11 +175,11 @@ def advance_draft(state: GameState, events: Events) -> bool:
     """Pass the choice to the next side, or reveal when all have chosen. False: a decision waits."""
     if draft_options(state):
         return False
-    order = _order(state)
-    side = state.to_act or order[0]
-    pos = order.index(side)
-    if pos + 1 < len(order):
-        state.to_act = order[pos + 1]
+    seats = order(state)
+    side = state.to_act or seats[0]
+    pos = seats.index(side)
+    if pos + 1 < len(seats):
+        state.to_act = seats[pos + 1]
         return True
     reveal_draft(state, events)
     return True
@@ -104,52 +187,55 @@ def advance_draft(state: GameState, events: Events) -> bool:
 
 def reveal_draft(state: GameState, events: Events) -> None:
     """Both commit, then both are revealed: the chosen teams become the game's teams."""
-    from funkoverse.rules.engine import create_pieces
-
     draft = state.setup.draft
     assert draft is not None
     cards = {c.id: c for c in draft.characters}
     teams = []
     for team in state.setup.teams or tuple(TeamSetup(s, ()) for s in state.seats):
-        chosen = tuple(cards[c] for c in picks(state, team.side))
-        teams.append(replace(team, characters=chosen, items=tuple(gifts(state, team.side))))
-        events.append(f"{team.side} reveals: {', '.join(c.name for c in chosen)}.")
+        side = state.sides[team.side]
+        chosen = tuple(cards[c] for c in side.picks)
+        teams.append(replace(team, characters=chosen, items=side.gifts))
+        events.append(
+            Event(EventKind.TEAM_REVEALED, side=team.side, names=tuple(c.name for c in chosen))
+        )
     state.setup = replace(state.setup, teams=tuple(teams), draft=None)
     for side in state.seats:
-        state.objective.pop(f"draft:{side}", None)
-        state.objective.pop(f"items:{side}", None)
+        state.sides[side].picks = ()
+        state.sides[side].gifts = ()
     create_pieces(state)
     state.to_act = state.first_player
     state.phase = Phase.SECRET if state.setup.scenario.leaders else Phase.PLACE
 
 
-def secret_options(state: GameState) -> list[str]:
+def secret_options(state: GameState) -> list[Choice]:
     """Leaders: the side to choose picks one of its characters, in secret."""
     side = state.to_act or ""
-    if f"leader:{side}" in state.objective:
+    if state.sides[side].leader is not None:
         return []
-    return [f"leader:{p.id}" for p in state.characters(side)]
+    return [Leader(p.id) for p in state.characters(side)]
 
 
-def apply_secret(state: GameState, choice: str, events: Events) -> None:
+def apply_secret(state: GameState, choice: Choice, events: Events) -> None:
+    """Leaders: the pick is kept; the event names it only to its own side."""
+    assert isinstance(choice, Leader)
     side = state.to_act or ""
-    state.objective[f"leader:{side}"] = choice.partition(":")[2]
-    events.append(f"{side} picks a leader in secret.")
+    state.sides[side].leader = choice.piece
+    events.append(Event(EventKind.LEADER_PICKED, side=side, piece=choice.piece, secret=True))
 
 
 def advance_secret(state: GameState, events: Events) -> bool:
+    """Pass the pick to the next side, or reveal every leader when all have picked."""
     if secret_options(state):
         return False
-    order = _order(state)
-    side = state.to_act or order[0]
-    pos = order.index(side)
-    if pos + 1 < len(order):
-        state.to_act = order[pos + 1]
+    seats = order(state)
+    side = state.to_act or seats[0]
+    pos = seats.index(side)
+    if pos + 1 < len(seats):
+        state.to_act = seats[pos + 1]
         return True
-    state.objective["revealed:leaders"] = "yes"
-    for s in order:
-        leader = state.pieces[state.objective[f"leader:{s}"]]
-        events.append(f"{s} reveals its leader: {leader.name} (Leaders).")
+    state.leaders_revealed = True
+    for s in seats:
+        events.append(Event(EventKind.LEADER_REVEALED, side=s, piece=state.sides[s].leader))
     state.to_act = state.first_player
     state.phase = Phase.PLACE
     return True

@@ -19,15 +19,16 @@ from funkoverse.rules.cards import (
     StatusCard,
     TokenColor,
 )
-from funkoverse.rules.pieces import Kind
+from funkoverse.rules.numbers import TRACK_LENGTH
+from funkoverse.rules.pieces import Kind, Role
 
 if TYPE_CHECKING:
     from funkoverse.rules.board import Board
     from funkoverse.rules.dice import DieSpec
     from funkoverse.rules.frames import Frame
     from funkoverse.rules.scenario import Scenario
+    from funkoverse.rules.spec import SetupSpec
 
-TRACK_LENGTH = 4  # "Cooldown Tracks": numbered 1 to 4
 CHANCE = "chance"
 
 
@@ -76,6 +77,7 @@ class Setup:
     draft: Draft | None = None  # choose characters and items as decisions of the game
     companions: Mapping[str, CompanionCard] = field(default_factory=dict)
     bonus_objectives: Mapping[str, BonusObjective] = field(default_factory=dict)
+    spec: SetupSpec | None = None  # the setup as data, when it was built from one
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ class Piece:
     owner: str = ""  # for a token: the character that put it into play (credit for knock-outs)
     markers: int = 0  # exhausted markers on it this round
     needed: int = 1  # markers that exhaust it (Ultimate Mode: three)
+    role: Role = Role.NONE  # what a marker or token stands for (a point marker, a flag, ...)
+    ref: str = ""  # what it refers to: a point marker's letter, a bonus objective's card id
 
     def copy(self) -> Piece:
         return Piece(
@@ -132,6 +136,8 @@ class Piece:
             self.owner,
             self.markers,
             self.needed,
+            self.role,
+            self.ref,
         )
 
     @property
@@ -160,14 +166,28 @@ TrackItem = tuple[str, str]  # (kind, ref): ("token", "red"), ("character", id),
 
 @dataclass(slots=True)
 class SideState:
-    """A side's ability token pool, cooldown track and points (shared by players of one side)."""
+    """A side's ability token pool, cooldown track and points (shared by players of one
+    side), and what it has picked: characters and items chosen in the game, its leader,
+    the characters it has returned from the rival's flag at this round's end."""
 
     pool: dict[TokenColor, int] = field(default_factory=dict)
     track: list[list[TrackItem]] = field(default_factory=lambda: [[] for _ in range(TRACK_LENGTH)])
     points: int = 0
+    picks: tuple[str, ...] = ()  # Scenario Setup, step 5: character card ids chosen
+    gifts: tuple[tuple[str, str], ...] = ()  # Item Setup: (item id, holder card id) chosen
+    leader: str | None = None  # Leaders: the piece picked as leader
+    returned: tuple[str, ...] = ()  # Flags: pieces returned at this round's end
 
     def copy(self) -> SideState:
-        return SideState(dict(self.pool), [list(slot) for slot in self.track], self.points)
+        return SideState(
+            dict(self.pool),
+            [list(slot) for slot in self.track],
+            self.points,
+            self.picks,
+            self.gifts,
+            self.leader,
+            self.returned,
+        )
 
     def tokens_in_pool(self, color: TokenColor) -> int:
         return self.pool.get(color, 0)
@@ -185,6 +205,10 @@ class SideState:
             tuple(sorted([(c, n) for c, n in self.pool.items() if n])),
             tuple(tuple(slot) if len(slot) < 2 else tuple(sorted(slot)) for slot in self.track),
             self.points,
+            self.picks,
+            self.gifts,
+            self.leader,
+            self.returned,
         )
 
 
@@ -192,11 +216,13 @@ class GameState:
     """One game in progress. Mutated in place by the engine; `copy()` for search."""
 
     __slots__ = (
+        "acting",
         "actions_left",
         "active",
         "board",
+        "companion_used",
         "first_player",
-        "objective",
+        "leaders_revealed",
         "phase",
         "pieces",
         "round",
@@ -224,7 +250,12 @@ class GameState:
         self.round = 0
         self.turns = 0
         self.winner: str | None = None
-        self.objective: dict[str, str] = {}  # scenario and setup marks: "leader:dark" -> piece id
+        self.leaders_revealed = False  # Leaders: both sides' picks are revealed
+        # the marks of a turn: whose companion has done its free action ("Companions"), and
+        # the character whose action is under way with the status cards it had when the
+        # action began (what listens "after he rallies or does an action")
+        self.companion_used: str | None = None
+        self.acting: tuple[str, tuple[str, ...]] | None = None
 
     def copy(self) -> GameState:
         other = GameState.__new__(GameState)
@@ -242,7 +273,9 @@ class GameState:
         other.round = self.round
         other.turns = self.turns
         other.winner = self.winner
-        other.objective = dict(self.objective)
+        other.leaders_revealed = self.leaders_revealed
+        other.companion_used = self.companion_used
+        other.acting = self.acting
         return other
 
     def key(self) -> tuple[Any, ...]:
@@ -258,7 +291,9 @@ class GameState:
             tuple(self.stack),
             self.round,
             self.winner,
-            tuple(sorted(self.objective.items())),
+            self.leaders_revealed,
+            self.companion_used,
+            self.acting,
         )
 
     # -- questions every part of the engine asks ------------------------------------

@@ -1,4 +1,4 @@
-"""The cooldown track: placing things on it, shifting them down, up and off.
+"""The cooldown track: placing things on it, shifting them down and off.
 
 Glossary "Shift Down/Up" and "Shift Off"; Cooldown Tracks: "Things that shift off
 the 1 return to play": characters and companions to the starting area, ability
@@ -9,9 +9,9 @@ character components (the Champion die, the Blood token) to their character.
 from __future__ import annotations
 
 from funkoverse.rules.cards import TokenColor
-from funkoverse.rules.state import TRACK_LENGTH, GameState, TrackItem
-
-Events = list[str]
+from funkoverse.rules.events import Event, EventKind, Events
+from funkoverse.rules.numbers import TRACK_LENGTH
+from funkoverse.rules.state import GameState, TrackItem
 
 # What each kind of track item is called in words.
 KIND_WORDS = {
@@ -30,7 +30,7 @@ def place(
 ) -> None:
     """Put `item` on the given number (1-4) of `side`'s track, taking it off where it was
     (the number `was`, or the lowest that holds one: two ability tokens of one color are
-    two things)."""
+    two things). Shift Up: what would go beyond the top is placed on the top."""
     track = state.sides[side].track
     if was is not None and item in track[was - 1]:
         track[was - 1].remove(item)
@@ -43,6 +43,7 @@ def place(
 
 
 def position(state: GameState, side: str, item: TrackItem) -> int | None:
+    """The number (1-4) of the space of `side`'s track that holds `item`, or None."""
     return state.sides[side].track_position(item)
 
 
@@ -58,18 +59,11 @@ def shift_down(
     if at - amount >= 1:
         place(state, side, item, at - amount, was=at)
         events.append(
-            f"{describe(item)} shifts down to the {at - amount} of {side}'s cooldown track."
+            Event(EventKind.SHIFTED_DOWN, side=side, name=describe(state, item), number=at - amount)
         )
         return []
     track[at - 1].remove(item)
     return returned(state, side, item, events)
-
-
-def shift_up(state: GameState, side: str, item: TrackItem, amount: int) -> None:
-    """Shift Up: things that would go beyond the top are placed on the top."""
-    at = position(state, side, item)
-    if at is not None:
-        place(state, side, item, min(TRACK_LENGTH, at + amount))
 
 
 def shift_off(state: GameState, side: str, item: TrackItem, events: Events) -> list[str]:
@@ -91,17 +85,17 @@ def returned(state: GameState, side: str, item: TrackItem, events: Events) -> li
     if kind == "token":
         color = TokenColor(ref)
         side_state.pool[color] = side_state.pool.get(color, 0) + 1
-        events.append(f"{side}'s {ref} ability token shifts off, back to the pool.")
+        events.append(Event(EventKind.TOKEN_BACK, side=side, source=ref))
     elif kind in ("character", "companion"):
         return [ref]
     elif kind == "point":
         marker = state.pieces[ref]
-        marker.square = state.board.point_squares[ref.removeprefix("point-")]
+        marker.square = state.board.point_squares[marker.ref]
         events.append(
-            f"Point marker {ref.removeprefix('point-')} shifts off, back to its setup square."
+            Event(EventKind.MARKER_BACK, piece=ref, square=state.board.label(marker.square))
         )
     else:
-        events.append(f"{describe(item)} shifts off {side}'s cooldown track and can be used again.")
+        events.append(Event(EventKind.SHIFTED_OFF, side=side, name=describe(state, item)))
     return []
 
 
@@ -116,14 +110,19 @@ def cooldown(state: GameState, side: str, events: Events) -> list[str]:
     return returning
 
 
-def describe(item: TrackItem) -> str:
+def describe(state: GameState, item: TrackItem) -> str:
+    """A track item in words: "The Champion die", "The Lasso of Truth item card"."""
     kind, ref = item
+    setup = state.setup
     if kind == "die":
-        return f"The {ref.title()} die"
+        die = setup.dice.get(ref)
+        return f"The {die.name}" if die else f"The {ref.title()} die"
     if kind == "component":
         return f"The {ref.title()} token"
     if kind == "item":
-        return f"The {ref.replace('-', ' ').title()} item card"
+        card = setup.items.get(ref)
+        return f"The {card.name if card else ref} item card"
     if kind == "token":
         return f"A {ref} ability token"
-    return f"{ref}"
+    piece = state.pieces.get(ref)
+    return piece.name if piece is not None else ref

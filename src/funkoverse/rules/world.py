@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from funkoverse.rules import geometry
 from funkoverse.rules.cards import Ability
 from funkoverse.rules.hooks import Hook, modified
-from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
+from funkoverse.rules.pieces import KNOCKABLE_KINDS, RIVAL_KINDS, Kind, Role
 from funkoverse.rules.state import GameState, Piece
 
 
@@ -58,6 +58,17 @@ def abilities_of(state: GameState, piece: Piece) -> list[Ability]:
     return found
 
 
+def ability_cost(
+    state: GameState, piece: Piece, ability: Ability, target: Piece | None = None
+) -> int:
+    """The cost to pay now ("Cost"; "Increasing/Decreasing an Ability Cost")."""
+    cost = ability.cost
+    if target is not None and not target.standing:
+        cost += ability.cost_vs_knocked_down
+    cost += sum(h.cost(state, piece, ability, target) for h in hooks_of(state, piece))
+    return cost
+
+
 def find_ability(state: GameState, piece: Piece, ability_id: str) -> Ability | None:
     for ability in abilities_of(state, piece):
         if ability.id == ability_id:
@@ -73,7 +84,7 @@ def adjacent_set(state: GameState, piece: Piece) -> set[int]:
     """Squares adjacent to `piece` (beside or diagonal and seen, its own included)."""
     if piece.square is None:
         return set()
-    return set(geometry.adjacent_squares(state.board, piece.square, blockers(state, piece)))
+    return set(geometry.adjacent_squares(state.board, piece.square))
 
 
 def reach_set(state: GameState, piece: Piece, purpose: str) -> set[int]:
@@ -152,11 +163,52 @@ def put_on_map(piece: Piece, square: int) -> None:
     piece.placed = True
 
 
-def tokens_of(state: GameState, owner_side: str, kind: str) -> list[Piece]:
-    """The tokens of one kind ("tunnel", "minion") a side has, on the map or not."""
-    prefix = f"{kind}-{owner_side}-"
+def tokens_of(state: GameState, owner_side: str, role: Role) -> list[Piece]:
+    """The tokens of one kind (Tunnels, minion tokens) a side has, on the map or not."""
     return [
         p
         for p in state.pieces.values()
-        if p.kind in (Kind.TOKEN, Kind.MINION) and p.id.startswith(prefix)
+        if p.role is role and p.side == owner_side and p.kind in (Kind.TOKEN, Kind.MINION)
     ]
+
+
+def markers(state: GameState, role: Role) -> list[Piece]:
+    """The markers of one role (point markers, flags, control markers), on the map or not."""
+    return [p for p in state.pieces.values() if p.role is role and p.kind is Kind.MARKER]
+
+
+def is_rival(piece: Piece, of: Piece) -> bool:
+    """Is `piece` a rival of `of`: a character, companion or minion token of another side
+    (Glossary: Rival)? Markers and plain tokens are never rivals."""
+    return piece.kind in RIVAL_KINDS and piece.side != of.side and piece.id != of.id
+
+
+def display_names(state: GameState) -> dict[str, str]:
+    """The name each piece goes by in words: its card's name, told apart by its side when
+    two pieces share one (mirrored characters, two Priestesses); markers and tokens by what
+    they are ("point marker A", "dark's flag", "a Tunnel token")."""
+    names: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for p in state.pieces.values():
+        if p.card is not None:
+            counts[p.card.name] = counts.get(p.card.name, 0) + 1
+    for p in state.pieces.values():
+        if p.card is not None:
+            shared = counts[p.card.name] > 1
+            names[p.id] = f"{p.card.name} ({p.side})" if shared else p.card.name
+        elif p.role is Role.POINT:
+            names[p.id] = f"point marker {p.ref}"
+        elif p.role is Role.FLAG:
+            names[p.id] = f"{p.side}'s flag"
+        elif p.role is Role.CONTROL:
+            names[p.id] = f"control marker {p.ref}"
+        elif p.role is Role.BONUS:
+            bonus = state.setup.bonus_objectives.get(p.ref)
+            names[p.id] = f"{p.side}'s {bonus.name if bonus else 'bonus objective'} marker"
+        elif p.role is Role.TUNNEL:
+            names[p.id] = f"{p.side}'s Tunnel token"
+        elif p.role is Role.MINION:
+            names[p.id] = f"{p.side}'s minion token"
+        else:
+            names[p.id] = p.id
+    return names

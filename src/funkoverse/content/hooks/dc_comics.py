@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from funkoverse.rules import geometry, steps, track
+from funkoverse.rules import geometry, track
 from funkoverse.rules.cards import Step, step
+from funkoverse.rules.choices import Choice, Option, register_option
+from funkoverse.rules.events import Event, EventKind
 from funkoverse.rules.frames import ChoiceFrame, Frame, RollFrame
 from funkoverse.rules.hooks import Hook
+from funkoverse.rules.stack import nearest_roll
 from funkoverse.rules.state import GameState, Piece
 
 CHAMPION_DIE = ("die", "champion")
 CHAMPION_SLOT = 2
+ADD_CHAMPION = Option("champion", "add")
+register_option("champion", frozenset({"add"}))
 
 
 class ChampionOfThemyscira(Hook):
@@ -46,16 +51,18 @@ class ChampionOfThemyscira(Hook):
             return ()
         return (ChoiceFrame(owner.side, Step("champion"), owner.id, True, self.name),)
 
-    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[str]:
-        found = steps.nearest_roll(state)
+    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[Choice]:
+        found = nearest_roll(state)
         if found is None or self._roller(state, owner, found[1]) is None:
             return []
-        return ["champion:add"]
+        return [ADD_CHAMPION]
 
-    def choose(self, state: GameState, owner: Piece, purpose: str, choice: str) -> list[str]:
-        found = steps.nearest_roll(state)
+    def choose(
+        self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]
+    ) -> None:
+        found = nearest_roll(state)
         if found is None:
-            return []
+            return
         i, roll = found
         side = self._roller(state, owner, roll)
         if side == "attack":
@@ -77,24 +84,26 @@ class ChampionOfThemyscira(Hook):
                 roll.asked,
             )
         else:
-            return []
+            return
         state.stack[i] = roll
         track.place(state, owner.side, CHAMPION_DIE, CHAMPION_SLOT)
-        who = state.pieces[roll.challenger if side == "attack" else roll.target].name
-        return [
-            f"The Champion die joins {who}'s roll and goes on the 2 of the cooldown track (Champion of Themyscira)."
-        ]
+        who = roll.challenger if side == "attack" else roll.target
+        events.append(
+            Event(
+                EventKind.DIE_ADDED,
+                piece=who,
+                name="Champion die",
+                number=CHAMPION_SLOT,
+                rule="Champion of Themyscira",
+            )
+        )
 
 
 def _adjacent_allies(state: GameState, owner: Piece) -> set[str]:
     if owner.square is None:
         return set()
     pieces = state.on_map()
-    squares = set(
-        geometry.adjacent_squares(
-            state.board, owner.square, geometry.sight_blockers(owner, pieces, state.board)
-        )
-    )
+    squares = set(geometry.adjacent_squares(state.board, owner.square))
     return {
         p.id for p in pieces if p.side == owner.side and p.square in squares and p.id != owner.id
     }

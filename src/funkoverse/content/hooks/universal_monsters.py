@@ -5,14 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from funkoverse.rules import geometry, steps, track, world
-from funkoverse.rules.cards import Step, TokenColor
+from funkoverse.rules import geometry, track, world
+from funkoverse.rules.cards import Step
+from funkoverse.rules.choices import Choice, Interact, Option, register_option
+from funkoverse.rules.events import Event, EventKind
 from funkoverse.rules.frames import ChoiceFrame, Frame, RollFrame
 from funkoverse.rules.hooks import Hook, Modifier
+from funkoverse.rules.pieces import RIVAL_KINDS, Role
+from funkoverse.rules.stack import nearest_roll
 from funkoverse.rules.state import GameState, Piece
+from funkoverse.rules.vocabulary import place_token, token_off, token_off_options, token_place_options
 
 BLOOD_TOKEN = ("component", "blood")
 BLOOD_SLOT = 3
+BLOOD_DIE = Option("blood", "die")
+BLOOD_PLACE = Option("blood", "place")
+register_option("blood", frozenset({"die", "place"}))
 
 
 class BloodyTerror(Hook):
@@ -37,18 +45,28 @@ class BloodyTerror(Hook):
             return ()
         return (ChoiceFrame(owner.side, Step("blood"), owner.id, False, self.name),)
 
-    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[str]:
+    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[Choice]:
         if track.position(state, owner.side, BLOOD_TOKEN) is None:
             return []
-        return ["blood:die", "blood:place"]
+        return [BLOOD_DIE, BLOOD_PLACE]
 
-    def choose(self, state: GameState, owner: Piece, purpose: str, choice: str) -> list[str]:
-        events: list[str] = []
-        if choice == "blood:place":
+    def choose(
+        self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]
+    ) -> None:
+        if choice == BLOOD_PLACE:
             track.place(state, owner.side, BLOOD_TOKEN, BLOOD_SLOT)
-            return ["The Blood token goes on the 3 of the cooldown track."]
+            events.append(
+                Event(
+                    EventKind.DIE_PLACED,
+                    piece=owner.id,
+                    name="Blood token",
+                    number=BLOOD_SLOT,
+                    rule="The Bloody Terror of Transylvania",
+                )
+            )
+            return
         track.shift_down(state, owner.side, BLOOD_TOKEN, 1, events)
-        found = steps.nearest_roll(state)
+        found = nearest_roll(state)
         if found is not None:
             i, roll = found
             state.stack[i] = RollFrame(
@@ -59,8 +77,15 @@ class BloodyTerror(Hook):
                 roll.source,
                 roll.asked,
             )
-            events.append("The Blood die joins Dracula's roll.")
-        return events
+            events.append(
+                Event(
+                    EventKind.DIE_ADDED,
+                    piece=owner.id,
+                    name="Blood die",
+                    number=0,
+                    rule="The Bloody Terror of Transylvania",
+                )
+            )
 
 
 class ForbiddenDepths(Hook):
@@ -76,19 +101,23 @@ class ForbiddenDepths(Hook):
             return ()
         return (ChoiceFrame(owner.side, Step("tunnel"), owner.id, True, self.name),)
 
-    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[str]:
+    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[Choice]:
         if owner.square is None:
             return []
-        return steps.token_place_options(state, owner, "tunnel", [owner.square])
+        return token_place_options(state, owner, Role.TUNNEL, [owner.square])
 
-    def choose(self, state: GameState, owner: Piece, purpose: str, choice: str) -> list[str]:
-        events: list[str] = []
-        steps.place_token(state, owner, choice, events)
-        return events
+    def choose(
+        self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]
+    ) -> None:
+        place_token(state, owner, choice, events)
 
     def move_links(self, state: GameState, owner: Piece) -> Mapping[int, Sequence[int]] | None:
         squares = sorted(
-            {t.square for t in world.tokens_of(state, owner.side, "tunnel") if t.square is not None}
+            {
+                t.square
+                for t in world.tokens_of(state, owner.side, Role.TUNNEL)
+                if t.square is not None
+            }
         )
         if len(squares) < 2:
             return None
@@ -100,18 +129,31 @@ class ForbiddenDepths(Hook):
 
     def interactions(
         self, state: GameState, owner: Piece, actor: Piece, squares: set[int]
-    ) -> list[str]:
+    ) -> list[Choice]:
         if actor.side == owner.side:
             return []
-        return [t.id for t in world.tokens_of(state, owner.side, "tunnel") if t.square in squares]
+        return [
+            Interact(t.id)
+            for t in world.tokens_of(state, owner.side, Role.TUNNEL)
+            if t.square in squares
+        ]
 
     def interact(
-        self, state: GameState, owner: Piece, actor: Piece, thing: str, events: list[str]
+        self, state: GameState, owner: Piece, actor: Piece, thing: Choice, events: list[Event]
     ) -> bool:
-        if thing not in {t.id for t in world.tokens_of(state, owner.side, "tunnel")}:
+        tunnels = {t.id for t in world.tokens_of(state, owner.side, Role.TUNNEL)}
+        if not isinstance(thing, Interact) or thing.thing not in tunnels:
             return False
-        state.pieces[thing].square = None
-        events.append(f"{actor.name} discards a Tunnel token (Forbidden Depths).")
+        state.pieces[thing.thing].square = None
+        events.append(
+            Event(
+                EventKind.TOKEN_DISCARDED,
+                piece=actor.id,
+                other=thing.thing,
+                name="Tunnel",
+                rule="Forbidden Depths",
+            )
+        )
         return True
 
 
@@ -131,21 +173,13 @@ class MadeMeFromDead(Hook):
         frame = ChoiceFrame(owner.side, Step("shift_off_token"), owner.id, False, self.name)
         return (frame, frame)
 
-    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[str]:
-        found: list[str] = []
-        for number, slot in enumerate(state.sides[owner.side].track, 1):
-            for kind, ref in slot:
-                option = f"shiftoff:{ref}:{number}"
-                if kind == "token" and option not in found:
-                    found.append(option)
-        return found
+    def choices(self, state: GameState, owner: Piece, purpose: str) -> list[Choice]:
+        return token_off_options(state, owner.side)
 
-    def choose(self, state: GameState, owner: Piece, purpose: str, choice: str) -> list[str]:
-        _, color, number = choice.split(":")
-        events: list[str] = []
-        state.sides[owner.side].track[int(number) - 1].remove(("token", color))
-        track.returned(state, owner.side, ("token", TokenColor(color).value), events)
-        return events
+    def choose(
+        self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]
+    ) -> None:
+        token_off(state, owner.side, choice, events)
 
 
 class SheSees(Hook):
@@ -172,17 +206,27 @@ class Sneaking(Hook):
         pieces = state.on_map()
         seen = any(
             p.side != owner.side
-            and p.is_character
+            and p.kind in RIVAL_KINDS
             and geometry.can_see_piece(state.board, p, owner, pieces)
             for p in pieces
         )
         return 0 if seen else 1
 
-    def after_action(self, state: GameState, owner: Piece) -> None:
+    def after_action(self, state: GameState, owner: Piece, events: list[Event]) -> None:
         if "sneaking" in owner.statuses:
             statuses = list(owner.statuses)
             statuses.remove("sneaking")
             owner.statuses = tuple(statuses)
+            card = state.setup.statuses.get("sneaking")
+            events.append(
+                Event(
+                    EventKind.STATUS_DISCARDED,
+                    piece=owner.id,
+                    card="sneaking",
+                    name=card.name if card else "Sneaking",
+                    rule="Sneaking",
+                )
+            )
 
 
 HOOKS: tuple[Hook, ...] = (
