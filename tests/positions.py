@@ -10,9 +10,12 @@ from funkoverse.content.statuses import load_items, load_statuses
 from funkoverse.rules.board import Board
 from funkoverse.rules.cards import CharacterCard
 from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.events import Event, words
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import FirstKnockout, Scenario
 from funkoverse.rules.state import Setup, TeamSetup
+from funkoverse.rules.view import observe_event
+from funkoverse.rules.world import display_names
 
 
 def _sq(w: int, label: str) -> int:
@@ -114,3 +117,10 @@ def position(
     placements = {cid: b.parse_label(sq) for cid, sq in where.items() if sq}
     state = new_game_at(s, placements, first, tuple(knocked_down))
     return Game.at(state)
+
+
+def said(game: Game, events: Iterable[Event], seat: str | None = "") -> list[str]:
+    """The events in words; with `seat`, as that seat sees them (a spectator for None)."""
+    names = display_names(game.state)
+    shown = events if seat == "" else (observe_event(e, seat) for e in events)
+    return [words(e, names) for e in shown]

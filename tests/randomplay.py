@@ -22,7 +22,7 @@ def play_checked(setup: Setup, seed: int, max_rounds: int) -> Game:
             game.play_chance()
         else:
             assert decider is not None
-            game.play(agents[decider].choose(game.state, engine.legal_choices(game.state)))
+            game.play(agents[decider].choose(game.state, engine.choices(game.state)))
         broken = violations(game.state, tokens, points)
         assert not broken, f"seed {seed}, after {game.log[-1]!r}: {broken}"
         points = {s: game.state.sides[s].points for s in game.state.seats}

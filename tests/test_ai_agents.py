@@ -15,7 +15,9 @@ from funkoverse.ai.mcts import MCTSAgent
 from funkoverse.content.scenarios import scenario
 from funkoverse.content.setups import first_game
 from funkoverse.rules import engine
+from funkoverse.rules.choices import Choice, Skip
 from funkoverse.rules.game import Game
+from funkoverse.rules.session import Session
 from funkoverse.rules.state import CHANCE, GameState
 from positions import board, position
 
@@ -43,8 +45,8 @@ class _Checked:
         self.name = agent.name
         self.decisions = 0
 
-    def choose(self, state: GameState, choices: list[str]) -> str:
-        legal = engine.legal_choices(state)
+    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
+        legal = engine.choices(state)
         assert choices == legal
         choice = self.agent.choose(state, list(choices))
         assert choice in legal, f"{self.name} chose {choice!r}, not in {legal}"
@@ -52,16 +54,16 @@ class _Checked:
         return choice
 
     def explain(
-        self, state: GameState, choices: list[str], top: int = 3
-    ) -> list[tuple[str, float]]:
+        self, state: GameState, choices: list[Choice], top: int = 3
+    ) -> list[tuple[Choice, float]]:
         return self.agent.explain(state, choices, top)
 
 
 def _log(make: object, seed: int, rounds: int = 3) -> list[str]:
     assert callable(make)
-    game = Game(first_game(), seed)
-    play(game, {"dark": make(seed), "light": RandomAgent(seed + 1)}, rounds)
-    return game.log
+    session = Session(first_game(), seed)
+    play(session, {"dark": make(seed), "light": RandomAgent(seed + 1)}, rounds)
+    return [e.choice for e in session.entries]
 
 
 # ------------------------------------------------------------------ the registry
@@ -101,10 +103,10 @@ def test_agents_only_make_legal_choices(dark: object, light: object, games: int)
     assert callable(dark) and callable(light)
     total = 0
     for seed in range(games):
-        game = Game(first_game(), 1000 + seed)
+        session = Session(first_game(), 1000 + seed)
         a, b = _Checked(dark(seed)), _Checked(light(seed + 7))
         sides = {"dark": a, "light": b} if seed % 2 else {"dark": b, "light": a}
-        play(game, sides, max_rounds=4)
+        play(session, sides, max_rounds=4)
         total += a.decisions + b.decisions
     assert total > games * 10
 
@@ -125,13 +127,13 @@ def test_greedy_and_mcts_never_choose_an_illegal_choice_in_thousands_of_games(ch
     for n in range(LEGALITY_GAMES):
         seed = chunk * LEGALITY_GAMES + n
         setup = build_setup(LEGALITY_SETUPS[seed % len(LEGALITY_SETUPS)], None, None, seed, 2)
-        game = Game(setup, 50_000 + seed)
+        session = Session(setup, 50_000 + seed)
         greedy, mcts = _Checked(GreedyAgent(seed)), _Checked(_small_mcts(seed))
         pair = (greedy, mcts) if seed % 2 else (mcts, greedy)
-        sides = dict(zip(game.state.seats, pair, strict=True))
-        stopped = play(game, sides, max_rounds=30)
+        sides = dict(zip(session.seats, pair, strict=True))
+        stopped = play(session, sides, max_rounds=30)
         assert greedy.decisions > 0 and mcts.decisions > 0
-        finished += not stopped and game.over
+        finished += not stopped and session.over
     assert finished >= LEGALITY_GAMES * 0.9  # whole games, not a few opening turns
 
 
@@ -160,7 +162,7 @@ def test_explain_returns_values_best_first(name: str) -> None:
     )
     state = game.state
     game.play("choose:priestess")
-    choices = engine.legal_choices(state)
+    choices = engine.choices(state)
     hint = make(3).explain(state, choices, top=3)
     assert 1 <= len(hint) <= 3
     values = [v for _, v in hint]
@@ -183,8 +185,8 @@ def _turn(agent: Agent, game: Game, side: str) -> list[str]:
             game.play_chance()
             continue
         assert decider == side
-        choice = agent.choose(state, engine.legal_choices(state))
-        taken.append(choice)
+        choice = agent.choose(state, engine.choices(state))
+        taken.append(choice.format())
         game.play(choice)
     return taken
 
@@ -220,9 +222,9 @@ def test_challenges_a_knocked_down_rival_alongside(name: str) -> None:
     )
     agent = SEARCHERS[name](1)
     state = game.state
-    assert agent.choose(state, engine.legal_choices(state)) == "choose:priestess"
+    assert agent.choose(state, engine.choices(state)).format() == "choose:priestess"
     game.play("choose:priestess")
-    assert agent.choose(state, engine.legal_choices(state)) == "challenge:villager"
+    assert agent.choose(state, engine.choices(state)).format() == "challenge:villager"
 
 
 @pytest.mark.parametrize("name", list(SEARCHERS))
@@ -263,11 +265,11 @@ def test_goes_for_the_knock_out_with_a_move_and_a_challenge(name: str) -> None:
     )
     agent = SEARCHERS[name](4)
     state = game.state
-    game.play(agent.choose(state, engine.legal_choices(state)))
-    first = agent.choose(state, engine.legal_choices(state))
-    assert first.startswith("move:")
+    game.play(agent.choose(state, engine.choices(state)))
+    first = agent.choose(state, engine.choices(state))
+    assert first.format().startswith("move:")
     game.play(first)
-    assert agent.choose(state, engine.legal_choices(state)) == "challenge:villager"
+    assert agent.choose(state, engine.choices(state)).format() == "challenge:villager"
 
 
 @pytest.mark.parametrize("name", list(SEARCHERS))
@@ -312,10 +314,10 @@ def test_mcts_reuses_its_tree_between_decisions() -> None:
     )
     agent = MCTSAgent(1, simulations=30)
     state = game.state
-    game.play(agent.choose(state, engine.legal_choices(state)))
+    game.play(agent.choose(state, engine.choices(state)))
     known = len(agent._table)
     assert state.key() in agent._table  # the next decision starts from a searched node
-    game.play(agent.choose(state, engine.legal_choices(state)))
+    game.play(agent.choose(state, engine.choices(state)))
     assert len(agent._table) >= known
 
 
@@ -455,16 +457,16 @@ def test_a_turn_never_searches_much_past_its_budget() -> None:
     spent: dict[object, int] = {}
 
     class Metered(GreedyAgent):
-        def rank(self, state: GameState, choices: list[str]) -> list[tuple[str, float]]:
+        def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
             ranked = super().rank(state, choices)
             spent[self._turn] = spent.get(self._turn, 0) + self.positions
             assert self.positions <= budget + 2 * len(choices) + 60
             return ranked
 
-    game = Game(build_setup("flags", None, None, 4, 3), 4)
+    session = Session(build_setup("flags", None, None, 4, 3), 4)
     agent = Metered(4, evaluator=Evaluator(FLAG_ROUNDS), beam=6, turn_budget=budget)
-    sides = dict(zip(game.state.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
-    play(game, sides, max_rounds=3)
+    sides = dict(zip(session.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
+    play(session, sides, max_rounds=3)
     assert len(spent) >= 6
     assert sum(p > budget for p in spent.values()) >= len(spent) // 3
     assert max(spent.values()) <= budget + 400
@@ -478,14 +480,14 @@ def _greedy_flags_decisions() -> list[GameState]:
     states: list[GameState] = []
 
     class Collect(GreedyAgent):
-        def choose(self, state: GameState, choices: list[str]) -> str:
+        def choose(self, state: GameState, choices: list[Choice]) -> Choice:
             if len(choices) > 1:
                 states.append(state.copy())
             return super().choose(state, choices)
 
-    game = Game(build_setup("flags", None, None, 4, 3), 4)
-    seats = game.state.seats
-    play(game, {seats[0]: Collect(4), seats[1]: GreedyAgent(5)}, max_rounds=2)
+    session = Session(build_setup("flags", None, None, 4, 3), 4)
+    seats = session.seats
+    play(session, {seats[0]: Collect(4), seats[1]: GreedyAgent(5)}, max_rounds=2)
     assert len(states) >= 10
     return states
 
@@ -504,7 +506,7 @@ def test_past_half_its_part_of_the_budget_a_choice_is_finished_one_choice_wide()
         for state in states:
             agent = GreedyAgent(4, evaluator=Evaluator(FITTED), beam=6, turn_budget=300)
             agent.narrow = narrow
-            agent.rank(state, engine.legal_choices(state))
+            agent.rank(state, engine.choices(state))
             cut[narrow] += agent._cuts
             spent[narrow] += agent.positions
     assert cut[None] > 0
@@ -532,7 +534,7 @@ def test_past_half_its_part_of_the_budget_a_two_turn_search_follows_its_best_lin
                 turn_budget=600,
                 narrow=narrow,
             )
-            agent.rank(state, engine.legal_choices(state))
+            agent.rank(state, engine.choices(state))
             fell_back[narrow] += agent._cuts > 0
     assert fell_back[None] > 0
     assert fell_back[0.5] < 0.8 * fell_back[None]
@@ -547,17 +549,17 @@ def test_the_search_tables_hold_the_turn_being_decided() -> None:
     seen: list[int] = []
 
     class Watched(ExpectimaxAgent):
-        def rank(self, state: GameState, choices: list[str]) -> list[tuple[str, float]]:
+        def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
             ranked = super().rank(state, choices)
             assert self._turn is not None
             assert all(entry[1][0] >= self._turn[0] for entry in self._table)  # type: ignore[index]
             seen.append(len(self._evals))
             return ranked
 
-    game = Game(build_setup("flags", None, None, 4, 3), 4)
+    session = Session(build_setup("flags", None, None, 4, 3), 4)
     agent = Watched(4, depth=2, width=(2, 1), evaluator=Evaluator(FITTED), turn_budget=600)
-    sides = dict(zip(game.state.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
-    play(game, sides, max_rounds=3)
+    sides = dict(zip(session.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
+    play(session, sides, max_rounds=3)
     assert len(seen) >= 6 and max(seen) > 0
     assert max(seen) <= 4 * 600
 
@@ -573,12 +575,12 @@ def test_a_value_the_budget_cut_short_is_not_kept_for_the_next_decisions() -> No
     checked: list[int] = []
 
     class Watched(ExpectimaxAgent):
-        def _child(self, state: GameState, choice: str) -> GameState:
+        def _child(self, state: GameState, choice: Choice) -> GameState:
             child = super()._child(state, choice)
             states.setdefault(child.key(), child.copy())
             return child
 
-        def rank(self, state: GameState, choices: list[str]) -> list[tuple[str, float]]:
+        def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
             ranked = super().rank(state, choices)
             whole = ExpectimaxAgent(0, depth=2, width=1, evaluator=self.evaluator, beam=self.beam)
             whole._turn = self._turn
@@ -588,10 +590,10 @@ def test_a_value_the_budget_cut_short_is_not_kept_for_the_next_decisions() -> No
                     checked.append(1)
             return ranked
 
-    game = Game(build_setup("flags", None, None, 4, 3), 4)
+    session = Session(build_setup("flags", None, None, 4, 3), 4)
     agent = Watched(4, depth=2, width=1, evaluator=Evaluator(FITTED), beam=2, turn_budget=1500)
-    sides = dict(zip(game.state.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
-    play(game, sides, max_rounds=2)
+    sides = dict(zip(session.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
+    play(session, sides, max_rounds=2)
     assert agent._cuts > 0 and len(checked) >= 10
 
 
@@ -601,11 +603,11 @@ def test_the_reply_may_be_searched_with_a_narrower_beam() -> None:
     turns gives the same values as none), and a narrower one costs fewer positions."""
     from funkoverse.ai.arena import build_setup
 
-    game = Game(build_setup("flags", None, None, 4, 3), 4)
-    state = game.state
-    play(game, {side: GreedyAgent(4) for side in state.seats}, max_rounds=1)
+    session = Session(build_setup("flags", None, None, 4, 3), 4)
+    state = session.state
+    play(session, {side: GreedyAgent(4) for side in state.seats}, max_rounds=1)
     assert state.round == 2
-    choices = engine.legal_choices(state)
+    choices = engine.choices(state)
     assert len(choices) > 1
     found = {}
     for reply_beam in (None, 3, 1):
@@ -631,11 +633,11 @@ def test_a_character_by_the_rival_flag_returns_when_the_round_end_asks() -> None
     assert engine.decider(state) == "dark"
     assert engine.legal_choices(state) == ["flag:priestess", "skip"]
     for name in ("hard", "expert"):
-        ranked = AGENTS[name](3).rank(state, engine.legal_choices(state))
-        assert [choice for choice, _ in ranked] == ["flag:priestess", "skip"]
+        ranked = AGENTS[name](3).rank(state, engine.choices(state))
+        assert [choice.format() for choice, _ in ranked] == ["flag:priestess", "skip"]
         assert ranked[1][1] < ranked[0][1]
     declined = state.copy()
-    engine.apply_unchecked(declined, "skip")
+    engine.apply_unchecked(declined, Skip())
     assert engine.decider(declined) == "light"
     discount, later = FITTED.flag_rounds
     a_round_away = FITTED.flag_scale * FITTED.points * 2 / 6 * later * discount

@@ -24,7 +24,7 @@ def test_basic_challenge_rolls_2_dice_against_the_targets_defense() -> None:
     assert isinstance(top, RollFrame)
     assert top.attack == ("standard", "standard") and top.defense == ("standard", "standard")
     assert game.decider == CHANCE
-    assert dict(engine.chance_outcomes(game.state)) == {
+    assert {c.format(): p for c, p in engine.chance_outcomes(game.state)} == {
         "roll:win": Fraction(103, 216),
         "roll:lose": Fraction(113, 216),
     }

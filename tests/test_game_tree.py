@@ -30,7 +30,7 @@ def test_setup_flips_the_first_player_marker_as_a_chance_node() -> None:
     """Setup: "Flip the First Player marker to see who goes first." """
     game = Game(first_game(), 1)
     assert game.decider == CHANCE
-    assert engine.chance_outcomes(game.state) == [
+    assert [(c.format(), p) for c, p in engine.chance_outcomes(game.state)] == [
         ("first:dark", Fraction(1, 2)),
         ("first:light", Fraction(1, 2)),
     ]

@@ -36,15 +36,19 @@ def test_random_game_json_summary_names_winner_rounds_and_choices() -> None:
 
 
 def test_without_options_the_seed_draws_the_setup_and_the_summary_names_it() -> None:
-    """Teams of one character and one basic character, or three characters with an item each."""
+    """Teams of one character and one basic character, or three characters with an item each;
+    the first games as their setup says (Your First Game, Setup: no items)."""
     seen_items = set()
     sizes = set()
     for seed in range(12):
         summary = json.loads(_run("play", "--seed", str(seed), "--json").stdout)
+        first_game = summary["scenario"] in ("first-knockout", "monsters-first-game")
         for side in ("dark", "light"):
             drawn = summary["sides"][side]
             sizes.add(len(drawn["characters"]))
-            if len(drawn["characters"]) == 3:
+            if first_game:
+                assert drawn["items"] == []
+            elif len(drawn["characters"]) == 3:
                 assert len(drawn["items"]) == 1
                 assert drawn["items"][0]["holder"] in drawn["characters"]
                 seen_items.add(drawn["items"][0]["item"])

@@ -514,9 +514,9 @@ def leaders_game(
 ) -> Game:
     """A Leaders game in round 1 with the secret picks already made and revealed."""
     game = position(dark, light, b=layered("leaders", LEADERS), scenario=scenario("leaders"), **kw)  # type: ignore[arg-type]
-    game.state.objective.update(
-        {"leader:dark": leaders[0], "leader:light": leaders[1], "revealed:leaders": "yes"}
-    )
+    game.state.sides["dark"].leader = leaders[0]
+    game.state.sides["light"].leader = leaders[1]
+    game.state.leaders_revealed = True
     return game
 
 
@@ -612,7 +612,8 @@ def test_leaders_the_leader_starting_squares_are_not_part_of_any_starting_area()
         scenario=scenario("leaders"),
         knocked_down=["villager"],
     )
-    game.state.objective.update({"leader:dark": "priestess", "leader:light": "villager"})
+    game.state.sides["dark"].leader = "priestess"
+    game.state.sides["light"].leader = "villager"
     knock_out(game, "priestess", "villager")
     returns: list[list[str]] = []
     for _ in range(2):
@@ -855,12 +856,12 @@ def test_um_first_game_a_point_for_being_adjacent_to_a_rival_when_it_is_knocked_
         {"priestess": "c3", "mad-scientist": "a1"}, {"villager": "d4", "hyena-warrior": "f6"}
     )
     state = game.state
-    state.setup.scenario.on_knockout(state, None, state.pieces["villager"])
+    state.setup.scenario.on_knockout(state, None, state.pieces["villager"], [])
     assert points(game) == {"dark": 1, "light": 0}
     far = um_game(
         {"priestess": "c2", "mad-scientist": "a1"}, {"villager": "d4", "hyena-warrior": "f6"}
     )
-    far.state.setup.scenario.on_knockout(far.state, None, far.state.pieces["villager"])
+    far.state.setup.scenario.on_knockout(far.state, None, far.state.pieces["villager"], [])
     assert points(far) == {"dark": 0, "light": 0}
 
 
@@ -873,7 +874,7 @@ def test_um_first_game_adjacent_is_cut_by_a_wall() -> None:
         b=b,
         scenario=scenario("monsters-first-game"),
     )
-    game.state.setup.scenario.on_knockout(game.state, None, game.state.pieces["villager"])
+    game.state.setup.scenario.on_knockout(game.state, None, game.state.pieces["villager"], [])
     assert points(game) == {"dark": 0, "light": 0}
 
 

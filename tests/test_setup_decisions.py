@@ -23,11 +23,13 @@ from funkoverse.content.scenarios import load_scenarios, scenario
 from funkoverse.content.setups import make_setup, mode_for, scenario_setup, team
 from funkoverse.errors import UserError
 from funkoverse.rules import engine
+from funkoverse.rules.choices import Give, Pick, Place
 from funkoverse.rules.errors import IllegalChoice
 from funkoverse.rules.game import Game
+from funkoverse.rules.pieces import Role
 from funkoverse.rules.scenario import flag_squares, leader_squares
 from funkoverse.rules.state import CHANCE, Draft, Phase, TeamSetup
-from positions import board
+from positions import board, said
 
 DARK2 = (("wonder-woman", "priestess"), {})
 LIGHT2 = (("dracula", "villager"), {})
@@ -37,6 +39,8 @@ LIGHT3 = (("dracula", "the-bride", "villager"), {"dracula": "shovel"})
 
 def scenario_game(sid: str, map_id: str, seed: int = 1, three: bool = False) -> Game:
     fixed = {"dark": DARK3, "light": LIGHT3} if three else {"dark": DARK2, "light": LIGHT2}
+    if not scenario(sid).attachments:  # the first games set the items aside
+        fixed = {side: (ids, {}) for side, (ids, _) in fixed.items()}
     s, _ = scenario_setup(random.Random(seed), scenario(sid), map_id, fixed=fixed)  # type: ignore[arg-type]
     return Game(s, seed)
 
@@ -45,11 +49,12 @@ def label(game: Game, square: int | None) -> str | None:
     return None if square is None else game.state.board.label(square)
 
 
-def place_all(game: Game) -> list[tuple[str, str]]:
+def place_all(game: Game) -> list[tuple[str, Place]]:
     """Place every character on the first square offered; returns (side, choice) in order."""
     done = []
     while game.state.phase is Phase.PLACE:
-        choice = engine.legal_choices(game.state)[0]
+        choice = engine.choices(game.state)[0]
+        assert isinstance(choice, Place)
         done.append((game.decider or "", choice))
         game.play(choice)
     return done
@@ -88,13 +93,13 @@ def test_step_4_the_first_player_marker_is_flipped_a_chance_node() -> None:
     side matching your base color lands up, take the First Player marker." """
     game = scenario_game("flags", "themyscira")
     assert game.decider == CHANCE
-    assert engine.chance_outcomes(game.state) == [
+    assert [(c.format(), p) for c, p in engine.chance_outcomes(game.state)] == [
         ("first:dark", Fraction(1, 2)),
         ("first:light", Fraction(1, 2)),
     ]
     events = game.play("first:light")
     assert game.state.first_player == "light"
-    assert any("light goes first" in e for e in events)
+    assert any("light goes first" in e for e in said(game, events))
 
 
 # =========================================================================== step 5: choosing
@@ -124,7 +129,8 @@ def test_step_5_characters_and_items_are_chosen_after_the_flip_first_player_firs
     assert game.state.phase is Phase.DRAFT
     events = game.play("give:lasso-of-truth:the-cheetah")
     assert game.state.phase is Phase.PLACE
-    assert any("light reveals" in e for e in events) and any("dark reveals" in e for e in events)
+    words = said(game, events)
+    assert any("light reveals" in e for e in words) and any("dark reveals" in e for e in words)
     teams = {t.side: t for t in game.state.setup.teams}
     assert [c.id for c in teams["light"].characters] == ["dracula", "the-bride", "villager"]
     assert teams["dark"].items == (("lasso-of-truth", "the-cheetah"),)
@@ -140,16 +146,17 @@ def test_step_5_choices_made_in_secret_are_hidden_until_both_are_revealed() -> N
     game = draft_game()
     game.play("first:dark")
     events = game.play("pick:wonder-woman")
-    assert events == ["dark chooses a character."]
+    assert said(game, events, "light") == ["dark chooses a character."]
+    assert said(game, events, "dark") == ["dark chooses a character: Wonder Woman."]
     game.play("pick:dracula")
     game.play("pick:priestess")
     events = game.play("give:lasso-of-truth:wonder-woman")
-    assert "lasso" not in " ".join(events)
+    assert "lasso" not in " ".join(said(game, events, "light")).lower()
     assert game.decider == "light"
     assert "pick:wonder-woman" in engine.legal_choices(game.state)  # its own Wonder Woman
-    seen = observe(game.state, "light").objective
-    assert "wonder-woman" not in str(seen) and "lasso" not in str(seen)
-    assert "wonder-woman" in str(observe(game.state, "dark").objective)  # its own picks
+    seen = observe(game.state, "light").sides["dark"]
+    assert "wonder-woman" not in seen.picks and "lasso-of-truth" not in str(seen.gifts)
+    assert "wonder-woman" in observe(game.state, "dark").sides["dark"].picks  # its own picks
 
 
 def test_step_5_an_open_choice_from_one_collection_takes_a_card_away() -> None:
@@ -158,7 +165,7 @@ def test_step_5_an_open_choice_from_one_collection_takes_a_card_away() -> None:
     game = draft_game(secret=False)
     game.play("first:dark")
     events = game.play("pick:wonder-woman")
-    assert "wonder-woman" in " ".join(events)
+    assert "Wonder Woman" in " ".join(said(game, events, "light"))
     for choice in ("pick:dracula", "pick:priestess", "give:shovel:dracula"):
         game.play(choice)
     choices = engine.legal_choices(game.state)
@@ -182,11 +189,11 @@ def test_step_5_an_item_is_never_given_to_a_basic_character() -> None:
     game.play("first:dark")
     game.play("pick:priestess")
     game.play("pick:mad-scientist")
-    third = engine.legal_choices(game.state)
+    third = engine.choices(game.state)
     basics = {cid for cid, c in load_characters().items() if c.basic}
-    assert third and not [c for c in third if c.removeprefix("pick:") in basics]
+    assert third and not [c for c in third if isinstance(c, Pick) and c.character in basics]
     game.play("pick:the-creature")
-    assert {c.rsplit(":", 1)[1] for c in engine.legal_choices(game.state)} == {"the-creature"}
+    assert {c.holder for c in engine.choices(game.state) if isinstance(c, Give)} == {"the-creature"}
     with pytest.raises(IllegalChoice):
         game.play("give:shovel:priestess")
 
@@ -218,7 +225,7 @@ def test_step_8_control_the_control_markers_are_not_placed_yet(map_id: str) -> N
     """Control, Setup: "You will also use the control markers, but do not place them on the map
     yet." """
     game = scenario_game("control", map_id)
-    markers = [p for p in game.state.pieces.values() if p.id.startswith("control-")]
+    markers = [p for p in game.state.pieces.values() if p.role is Role.CONTROL]
     assert len(markers) == 3
     assert all(m.square is None and not m.placed for m in markers)
     game.play("first:dark")
@@ -239,7 +246,7 @@ def test_step_8_leaders_each_player_secretly_picks_a_leader() -> None:
     assert game.state.phase is Phase.SECRET and game.decider == "light"
     assert engine.legal_choices(game.state) == ["leader:dracula", "leader:villager"]
     events = game.play("leader:villager")
-    assert events == ["light picks a leader in secret."]  # the pick is not named
+    assert said(game, events, "dark") == ["light picks a leader in secret."]  # not named
     assert game.decider == "dark"
     assert engine.legal_choices(game.state) == ["leader:wonder-woman", "leader:priestess"]
     with pytest.raises(IllegalChoice):
@@ -255,10 +262,10 @@ def test_step_8_leaders_a_rivals_secret_pick_is_hidden_from_its_view() -> None:
     game.play("leader:wonder-woman")
     assert game.decider == "light"
     light_view = observe(game.state, "light")
-    assert light_view.objective.get("leader:dark") != "wonder-woman"
-    assert "wonder-woman" not in light_view.objective.values()
-    assert observe(game.state, "dark").objective["leader:dark"] == "wonder-woman"
-    assert game.state.objective["leader:dark"] == "wonder-woman"  # the state itself keeps it
+    assert light_view.sides["dark"].leader != "wonder-woman"
+    assert "wonder-woman" not in [s.leader for s in light_view.sides.values()]
+    assert observe(game.state, "dark").sides["dark"].leader == "wonder-woman"
+    assert game.state.sides["dark"].leader == "wonder-woman"  # the state itself keeps it
 
 
 def test_step_8_leaders_the_agents_view_does_not_depend_on_a_rivals_secret_pick() -> None:
@@ -271,7 +278,7 @@ def test_step_8_leaders_the_agents_view_does_not_depend_on_a_rivals_secret_pick(
     for leader in ("wonder-woman", "priestess"):
         game = leaders_game(first="dark")
         game.play(f"leader:{leader}")
-        seen.append(ai_view.observe(game.state, "light").objective["leader:dark"])
+        seen.append(ai_view.observe(game.state, "light").sides["dark"].leader)
     assert seen[0] == seen[1]
     assert seen[0] in ("wonder-woman", "priestess")  # a pick dark could have made
 
@@ -282,16 +289,16 @@ def test_step_8_leaders_both_leaders_are_revealed_at_the_same_time() -> None:
     from funkoverse.rules.view import observe
 
     game = leaders_game(first="dark")
-    first = game.play("leader:priestess")
+    first = said(game, game.play("leader:priestess"))
     assert not [e for e in first if "reveals" in e]
-    second = game.play("leader:dracula")
+    second = said(game, game.play("leader:dracula"))
     reveals = [e for e in second if "reveals its leader" in e]
     assert len(reveals) == 2
     assert any("Priestess" in e for e in reveals) and any("Dracula" in e for e in reveals)
     for side in ("dark", "light"):
         view = observe(game.state, side)
-        assert view.objective["leader:dark"] == "priestess"
-        assert view.objective["leader:light"] == "dracula"
+        assert view.sides["dark"].leader == "priestess"
+        assert view.sides["light"].leader == "dracula"
     assert game.state.phase is Phase.PLACE
 
 
@@ -306,16 +313,16 @@ def test_step_9_the_first_player_places_first_then_the_other(sid: str, map_id: s
     game = scenario_game(sid, map_id, three=True)
     game.play("first:light")
     if game.state.phase is Phase.SECRET:
-        game.play("leader:" + engine.legal_choices(game.state)[0].split(":")[1])
-        game.play("leader:" + engine.legal_choices(game.state)[0].split(":")[1])
+        game.play(engine.choices(game.state)[0])
+        game.play(engine.choices(game.state)[0])
     order = place_all(game)
     deciders = [side for side, _ in order]
     assert deciders == ["light"] * 3 + ["dark"] * 3
     leaders = leader_squares(game.state) if sid == "leaders" else {}
     for side, choice in order:
-        pid = choice.split(":")[1]
+        pid = choice.piece
         square = game.state.pieces[pid].square
-        if game.state.objective.get(f"leader:{side}") == pid:
+        if game.state.sides[side].leader == pid:
             assert square == leaders[side]
         else:
             assert square in game.state.board.start_areas[side], choice

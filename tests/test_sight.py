@@ -262,7 +262,7 @@ def test_adjacency_beside_or_diagonal_and_seen_own_square_included() -> None:
     or [2, 3], but is adjacent to its own square."""
     b = board(*ADJACENCY)
     a = b.square(1, 2)
-    near = g.adjacent_squares(b, a, ())
+    near = g.adjacent_squares(b, a)
     assert xy_set(b, near) == {(0, 1), (0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (2, 2)}
     assert list(near) == sorted(near)
     assert g.is_adjacent(b, a, a)
@@ -277,7 +277,7 @@ def test_adjacency_rivals_do_not_cut_it() -> None:
     b = open_board(3, 3)
     a = b.square(0, 0)
     rivals = {b.square(1, 0), b.square(0, 1)}
-    assert b.square(1, 1) in g.adjacent_squares(b, a, rivals)
+    assert b.square(1, 1) in g.adjacent_squares(b, a)
     assert g.can_see(b, a, b.square(1, 1), rivals)
 
 

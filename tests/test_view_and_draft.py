@@ -10,6 +10,7 @@ import pytest
 from funkoverse.content.characters import load_characters
 from funkoverse.content.setups import make_setup, team
 from funkoverse.rules import engine
+from funkoverse.rules.choices import Pick
 from funkoverse.rules.errors import IllegalChoice
 from funkoverse.rules.game import Game
 from funkoverse.rules.state import Draft, Phase, TeamSetup
@@ -46,9 +47,13 @@ def test_choose_characters_and_items_in_secret_both_commit_then_both_are_reveale
     game.play("give:shovel:dracula")
     assert game.decider == "light"
     seen = observe(game.state, "light")
-    assert seen.objective["draft:dark"] == ",".join([HIDDEN] * 3)  # light sees that, not what
-    assert seen.objective["items:dark"] == HIDDEN
-    assert observe(game.state, "dark").objective["draft:dark"] == "wonder-woman,dracula,priestess"
+    assert seen.sides["dark"].picks == (HIDDEN,) * 3  # light sees that, not what
+    assert seen.sides["dark"].gifts == ((HIDDEN, HIDDEN),)
+    assert observe(game.state, "dark").sides["dark"].picks == (
+        "wonder-woman",
+        "dracula",
+        "priestess",
+    )
     # secret picks from one's own collection: the same characters are still there for light
     assert "pick:wonder-woman" in engine.legal_choices(game.state)
     game.play("pick:wonder-woman")
@@ -82,5 +87,7 @@ def test_a_side_that_must_hold_an_item_keeps_a_character_who_can() -> None:
     game = _draft_game(secret=True)
     game.play("pick:priestess")
     game.play("pick:villager")
-    last = engine.legal_choices(game.state)
-    assert last and all(not load_characters()[c.partition(":")[2]].basic for c in last)
+    last = engine.choices(game.state)
+    assert last and all(
+        isinstance(c, Pick) and not load_characters()[c.character].basic for c in last
+    )

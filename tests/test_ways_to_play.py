@@ -20,6 +20,7 @@ from funkoverse.rules import engine, track
 from funkoverse.rules.engine import new_game_at
 from funkoverse.rules.game import Game
 from funkoverse.rules.state import CHANCE, Phase, Setup, TeamSetup
+from positions import said
 
 DARK3 = ("wonder-woman", "the-cheetah", "priestess")
 LIGHT3 = ("dracula", "the-bride", "villager")
@@ -195,7 +196,7 @@ def test_free_for_all_three_or_four_players_each_with_their_own_characters(
     assert seats == ["seat1", "seat2", "seat3", "seat4"][:players]
     game = Game(s, 0)
     assert game.decider == CHANCE
-    assert engine.chance_outcomes(game.state) == [
+    assert [(c.format(), p) for c, p in engine.chance_outcomes(game.state)] == [
         (f"first:{seat}", Fraction(1, players)) for seat in seats
     ]
 
@@ -456,7 +457,7 @@ def test_ultimate_shifted_off_the_cooldown_track_at_the_start_of_its_turn() -> N
     game.play("end")
     assert game.decider == u
     events = game.play("choose:wonder-woman")
-    assert any("shifts off" in e for e in events)
+    assert any("shifts off" in e for e in said(game, events))
     assert game.state.sides[u].track_position(("character", "wonder-woman")) is None
     choices = engine.legal_choices(game.state)
     area = game.state.board.start_areas[u]

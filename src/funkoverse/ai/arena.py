@@ -11,20 +11,48 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from funkoverse.ai.agents import AGENTS, Agent
-from funkoverse.content.setups import FIRST_GAME_MAP, first_game
+from funkoverse.content.setups import (
+    FIRST_GAME_MAP,
+    SetupRequest,
+    build,
+    draw_spec,
+    first_game_spec,
+)
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
-from funkoverse.rules.game import Game
-from funkoverse.rules.state import CHANCE, Setup
+from funkoverse.rules.choices import Choice
+from funkoverse.rules.session import Decide, Session
+from funkoverse.rules.spec import SetupSpec
+from funkoverse.rules.state import GameState, Setup
 
 DEFAULT_MAX_ROUNDS = 30
+
+
+def match_spec(
+    scenario: str | None,
+    map_id: str | None,
+    first_player: str | None,
+    seed: int = 0,
+    size: int | None = None,
+) -> SetupSpec:
+    """The setup a match plays, as data: the one place that turns --scenario, --map and --size
+    into a spec. Without a scenario, the knock-out game of basic characters; with one, that
+    scenario, its teams (and its map, when not given) drawn from `seed`."""
+    if scenario is None:
+        if size not in (None, 2):
+            raise UserError("--size needs --scenario: the first game has two characters a side")
+        return first_game_spec(map_id=map_id or FIRST_GAME_MAP, first_player=first_player)
+    if size not in (None, 2, 3):
+        raise UserError(f"--size must be 2 or 3 characters a side, not {size}")
+    spec = draw_spec(SetupRequest(scenario=scenario, map=map_id, size=size), seed)
+    if first_player in spec.sides and not any(t.ultimate for t in spec.teams):
+        spec = dataclasses.replace(spec, first_player=first_player)
+    return spec
 
 
 def build_setup(
@@ -34,24 +62,8 @@ def build_setup(
     seed: int = 0,
     size: int | None = None,
 ) -> Setup:
-    """The setup a match plays: the one place that turns --scenario, --map and --size into a
-    setup. Without a scenario, the first game (`first_game`, two basic characters a side);
-    with one, that scenario from the registry, its teams (and its map, when not given) drawn
-    from `seed`."""
-    if scenario is None:
-        if size not in (None, 2):
-            raise UserError("--size needs --scenario: the first game has two characters a side")
-        return first_game(map_id=map_id or FIRST_GAME_MAP, first_player=first_player)
-    from funkoverse.content.scenarios import scenario as find_scenario
-    from funkoverse.content.setups import scenario_setup
-
-    if size not in (None, 2, 3):
-        raise UserError(f"--size must be 2 or 3 characters a side, not {size}")
-    setup, _ = scenario_setup(random.Random(seed), find_scenario(scenario), map_id, size=size)
-    sides = [t.side for t in setup.teams]
-    if first_player in sides and setup.first_player is None:
-        setup = dataclasses.replace(setup, first_player=first_player)
-    return setup
+    """The setup of `match_spec`, built."""
+    return build(match_spec(scenario, map_id, first_player, seed, size))
 
 
 def make_agent(name: str, seed: int) -> Agent:
@@ -79,43 +91,41 @@ class Thinking:
         self.turns.extend(other.turns)
 
 
+def timed(agent: Agent, seat: str, thinking: dict[str, Thinking], last: list[object]) -> Decide:
+    """`agent`'s decisions for `seat`, each timed into `thinking` (per decision and per turn:
+    the decisions of one turn add up)."""
+
+    def decide(view: GameState, choices: list[Choice]) -> Choice:
+        t0 = time.perf_counter()
+        choice = agent.choose(view, choices)
+        spent = time.perf_counter() - t0
+        t = thinking.setdefault(seat, Thinking())
+        t.decisions += 1
+        t.seconds += spent
+        turn = (seat, view.turns)
+        if last and last[0] == turn and t.turns:
+            t.turns[-1] += spent
+        else:
+            t.turns.append(spent)
+        last[:] = [turn]
+        return choice
+
+    return decide
+
+
 def play(
-    game: Game,
+    session: Session,
     agents: Mapping[str, Agent],
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     thinking: dict[str, Thinking] | None = None,
 ) -> bool:
-    """Play `game` on with an agent for each side, chance drawn by the game's generator, to
-    the end or past the round limit (then True). Each answer is checked against the legal
-    choices; `thinking` (by side) adds up how long the agents took."""
-    state = game.state
-    turn: tuple[str, int] | None = None
-    while not game.over:
-        if state.round > max_rounds:
-            return True
-        decider = engine.decider(state)
-        if decider == CHANCE:
-            game.play_chance()
-            continue
-        assert decider is not None
-        agent = agents[decider]
-        choices = engine.choices(state)
-        t0 = time.perf_counter()
-        choice = agent.choose(state, list(choices))
-        spent = time.perf_counter() - t0
-        if thinking is not None:
-            t = thinking.setdefault(decider, Thinking())
-            t.decisions += 1
-            t.seconds += spent
-            if turn == (decider, state.turns) and t.turns:
-                t.turns[-1] += spent
-            else:
-                t.turns.append(spent)
-            turn = (decider, state.turns)
-        if choice not in choices:
-            raise RuntimeError(f"agent {agent.name} chose '{choice}', not a legal choice")
-        game.play(choice)
-    return False
+    """Play `session` on with an agent for each side, to the end or past the round limit
+    (then True). Each answer is checked against the legal choices by the session;
+    `thinking` (by side) adds up how long the agents took."""
+    record: dict[str, Thinking] = thinking if thinking is not None else {}
+    last: list[object] = []
+    deciders = {seat: timed(agent, seat, record, last) for seat, agent in agents.items()}
+    return session.play_out(deciders, max_rounds)
 
 
 @dataclass(frozen=True)
@@ -154,11 +164,11 @@ class GameResult:
 
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game of a match to the end or to the round limit."""
-    probe = build_setup(spec.scenario, spec.map_id, None, spec.setup_seed, spec.size)
-    seats = tuple(t.side for t in probe.teams)
-    first = seats[spec.first_seat % len(seats)] if probe.first_player is None else None
-    setup = build_setup(spec.scenario, spec.map_id, first, spec.setup_seed, spec.size)
-    game = Game(setup, spec.seed)
+    probe = match_spec(spec.scenario, spec.map_id, None, spec.setup_seed, spec.size)
+    seats = probe.sides
+    first = seats[spec.first_seat % len(seats)]
+    setup = build(match_spec(spec.scenario, spec.map_id, first, spec.setup_seed, spec.size))
+    session = Session(setup, spec.seed)
     a_side = seats[spec.a_seat % len(seats)]
     agents = {
         side: make_agent(spec.a, spec.seed * 8 + 1)
@@ -167,8 +177,8 @@ def play_game(spec: GameSpec) -> GameResult:
         for i, side in enumerate(seats)
     }
     by_side: dict[str, Thinking] = {}
-    stopped = play(game, agents, spec.max_rounds, by_side)
-    state = game.state
+    stopped = play(session, agents, spec.max_rounds, by_side)
+    state = session.state
     thinking = {"a": Thinking(), "b": Thinking()}
     for side, t in by_side.items():
         thinking["a" if side == a_side else "b"].add(t)
@@ -178,7 +188,7 @@ def play_game(spec: GameSpec) -> GameResult:
         None if stopped else state.winner,
         min(state.round, spec.max_rounds),
         thinking,
-        list(game.log),
+        [e.choice for e in session.entries],
     )
 
 
@@ -311,7 +321,7 @@ def run_match(
 ) -> MatchSummary:
     """Play a match and summarize it; checks the names and numbers first (UserError)."""
     check_match(a, b, games, workers, max_rounds)
-    build_setup(scenario, map_id, None, seed, size)  # bad scenario or map: one line, no game
+    match_spec(scenario, map_id, None, seed, size)  # bad scenario or map: one line, no game
     specs = game_specs(a, b, games, seed, scenario, map_id, max_rounds, size)
     results = []
     for result in run_games(specs, workers):

@@ -56,8 +56,9 @@ from funkoverse.rules.board import Board
 from funkoverse.rules.cards import CharacterCard, Step, TokenColor
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.frames import RoundEndFrame
+from funkoverse.rules.numbers import FLAG_POINTS
 from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind, Role
-from funkoverse.rules.scenario import FLAG_POINTS, flag_returns_open
+from funkoverse.rules.scenario import flag_returns_open
 from funkoverse.rules.state import CHANCE, GameState, Phase, Piece
 
 BASIC_MOVE = 2  # squares a basic move covers

@@ -21,6 +21,8 @@ def observe(state: GameState, side: str | None) -> GameState:
     seen = rules_view.observe(state, side)
     if seen is state:
         return state
-    picks = [(s, seen.sides[s].picks, seen.sides[s].gifts, seen.sides[s].leader) for s in seen.seats]
+    picks = [
+        (s, seen.sides[s].picks, seen.sides[s].gifts, seen.sides[s].leader) for s in seen.seats
+    ]
     seed = zlib.crc32(repr(picks).encode())
     return rules_view.determinize(seen, random.Random(seed))

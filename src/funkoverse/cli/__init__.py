@@ -18,6 +18,7 @@ from funkoverse.errors import UserError
 # subcommand name -> module under funkoverse.cli that registers it
 COMMANDS: dict[str, str] = {
     "play": "play",
+    "replay": "replay",
     "query": "query",
     "map": "mapcmd",
     "odds": "odds",
@@ -36,7 +37,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from funkoverse import __version__
+
     parser = _Parser(prog="funkoverse", description="The Funkoverse Strategy Game.")
+    parser.add_argument("--version", action="version", version=f"funkoverse {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for module_name in COMMANDS.values():

@@ -11,11 +11,15 @@ from collections.abc import Callable
 from typing import Any
 
 from funkoverse.ai.agents import RandomAgent
-from funkoverse.content.setups import first_game
+from funkoverse.content.setups import build, first_game_spec
 from funkoverse.errors import UserError
 from funkoverse.rules import engine
 from funkoverse.rules.game import Game
-from funkoverse.rules.state import CHANCE, GameState, Phase
+from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
+
+
+def first_game() -> Setup:
+    return build(first_game_spec())
 
 
 def register(sub: Any) -> None:
@@ -49,13 +53,13 @@ def _midgame(seed: int) -> GameState:
                 state.round >= 3
                 and state.phase is Phase.ACT
                 and not state.stack
-                and len(engine.legal_choices(state)) > 8
+                and len(engine.choices(state)) > 8
             ):
                 return state.copy()
             if game.decider == CHANCE:
                 game.play_chance()
             else:
-                game.play(agent.choose(state, engine.legal_choices(state)))
+                game.play(agent.choose(state, engine.choices(state)))
     raise UserError("could not reach a mid-game position to measure")
 
 
@@ -70,8 +74,8 @@ def _median_us(fn: Callable[[], object], repeat: int) -> float:
 
 def run_bench(games: int, repeat: int, seed: int) -> dict[str, Any]:
     state = _midgame(seed)
-    choices = engine.legal_choices(state)
-    legal_us = _median_us(lambda: engine.legal_choices(state), repeat)
+    choices = engine.choices(state)
+    legal_us = _median_us(lambda: engine.choices(state), repeat)
     copy_us = _median_us(state.copy, repeat)
 
     apply_samples = []
@@ -93,7 +97,7 @@ def run_bench(games: int, repeat: int, seed: int) -> dict[str, Any]:
             if engine.decider(s) == CHANCE:
                 choice, _ = game.sample_chance()
             else:
-                choice = agent.choose(s, engine.legal_choices(s))
+                choice = agent.choose(s, engine.choices(s))
             engine.apply_unchecked(s, choice)
             decisions += 1
     elapsed = time.perf_counter() - t0

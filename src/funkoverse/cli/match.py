@@ -12,9 +12,9 @@ from funkoverse.ai.arena import (
     DEFAULT_MAX_ROUNDS,
     GameResult,
     MatchSummary,
-    build_setup,
     check_match,
     game_specs,
+    match_spec,
     run_games,
     summarize,
 )
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         description=(
             "Play N games of agent A against agent B, A's side alternating every game and the "
             "first player every two games. Reports wins, draws (games stopped at the round "
-            "limit), A's win rate (a draw counts half) with its 95%% Wilson interval, and the "
+            "limit), A's win rate (a draw counts half) with its 95% Wilson interval, and the "
             f"average game length. Agents: {names}."
         ),
     )
@@ -59,7 +59,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_match(args.a, args.b, args.games, args.workers, args.max_rounds)
-    build_setup(args.scenario, args.map, None, args.seed, args.size)  # bad input: one line
+    match_spec(args.scenario, args.map, None, args.seed, args.size)  # bad input: one line
     specs = game_specs(
         args.a, args.b, args.games, args.seed, args.scenario, args.map, args.max_rounds, args.size
     )

@@ -4,24 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
+import re
+import secrets
 import sys
-from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from funkoverse.ai.agents import AGENTS, Agent
-from funkoverse.content.maps import load_map
-from funkoverse.content.scenarios import scenario
-from funkoverse.content.setups import draft_setup, random_teams, scenario_setup
+from funkoverse.ai.agents import AGENTS
+from funkoverse.cli.gamefile import load_game, save_game
+from funkoverse.cli.terminal import Person, sides_panel
+from funkoverse.content.setups import SetupRequest, build, draw_spec, players_of
 from funkoverse.errors import UserError
-from funkoverse.rules.game import Game
-from funkoverse.rules.pieces import Kind
-from funkoverse.rules.state import CHANCE, GameState, Piece
+from funkoverse.rules.events import Event
+from funkoverse.rules.session import Decide, Session
+from funkoverse.rules.spec import SeatSpec, SetupSpec
 
 CONTROLLERS = ("human", *AGENTS)
+_ITEM = re.compile(r"(?:(?P<side>[\w-]+):)?(?P<holder>[\w-]+)=(?P<item>[\w-]+)")
 
 
 def register(sub: Any) -> None:
@@ -29,10 +31,12 @@ def register(sub: Any) -> None:
         "play",
         help="play a game in the terminal (each side human or an agent)",
         description=(
-            "Play a game: knock out one rival to win. Each of --dark and --light may be "
-            "given more than once: a controller (human, random, ...) and/or a comma-separated list "
-            "of character ids. What is not given is drawn from the seed: teams of one character "
-            "and one basic character, or three characters with an item each side."
+            "Play a game of Funkoverse: a scenario (drawn from the seed when not given: the two "
+            "first games, Flags, Leaders or Control) on one of its maps. Each of --dark and "
+            "--light may be given more than once: a controller (human, random, an AI level "
+            "easy..expert, ...) and/or a comma-separated list of character ids. What is not "
+            "given is drawn from the seed. At the prompt, ? shows the commands and info NAME a "
+            "card's text."
         ),
     )
     p.add_argument(
@@ -70,6 +74,7 @@ def register(sub: Any) -> None:
         help="choose 2 or 3 characters a side (and with 3, an item) in the game, in secret",
     )
     p.add_argument("--map", help="map id or file (default: drawn from the scenario's maps)")
+    p.add_argument("--size", type=int, help="characters a side (default: drawn, or the scenario's)")
     p.add_argument(
         "--players", type=int, help="number of players: 2, 4 (two a side) or 3-4 (free-for-all)"
     )
@@ -83,20 +88,20 @@ def register(sub: Any) -> None:
         metavar="SEAT=WHO",
         help="who plays a seat in a free-for-all (seat1..seat4) or a side",
     )
-    p.add_argument(
-        "--json", action="store_true", help="print a one-object summary (random sides only)"
-    )
+    p.add_argument("--json", action="store_true", help="print a one-object summary (agents only)")
     p.add_argument(
         "--max-rounds",
         type=int,
         default=1000,
         help="stop a game that runs longer (default: %(default)s)",
     )
+    p.add_argument("--save", metavar="FILE", help="write the game to FILE after every choice")
+    p.add_argument("--load", metavar="FILE", help="continue the game saved in FILE")
     p.set_defaults(func=run)
 
 
-def _side_options(side: str, values: list[str]) -> tuple[str, tuple[str, ...] | None]:
-    controller = "random"
+def _side_options(side: str, values: list[str]) -> tuple[str | None, tuple[str, ...] | None]:
+    controller: str | None = None
     characters: tuple[str, ...] | None = None
     for value in values:
         if value in CONTROLLERS:
@@ -112,258 +117,188 @@ def _side_options(side: str, values: list[str]) -> tuple[str, tuple[str, ...] | 
 
 
 def _items(values: list[str], teams: dict[str, tuple[str, ...]]) -> dict[str, dict[str, str]]:
-    given: dict[str, dict[str, str]] = {side: {} for side in teams}
+    given: dict[str, dict[str, str]] = {}
     for value in values:
-        where, _, rest = value.rpartition(":")
-        holder, eq, item = rest.partition("=")
-        if not eq or not holder or not item:
+        m = _ITEM.fullmatch(value)
+        if m is None:
             raise UserError(
                 f"--item: expected CHARACTER=ITEM or SIDE:CHARACTER=ITEM, got '{value}'"
             )
-        sides = [where] if where else [s for s, ids in teams.items() if holder in ids]
-        if where and where not in teams:
+        where, holder, item = m.group("side"), m.group("holder"), m.group("item")
+        if where is not None and where not in ("dark", "light"):
             raise UserError(f"--item: unknown side '{where}' (dark or light)")
+        if where is not None and where not in teams:
+            raise UserError(
+                f"--item {value}: name {where}'s characters first, e.g. --{where} {holder},..."
+            )
+        sides = [where] if where else [s for s, ids in teams.items() if holder in ids]
         if not sides:
             raise UserError(f"--item: no side has the character '{holder}'")
         if len(sides) > 1:
             raise UserError(
                 f"--item: both sides have '{holder}'; say which, e.g. dark:{holder}={item}"
             )
-        given[sides[0]][holder] = item
+        given.setdefault(sides[0], {})[holder] = item
     return given
 
 
-STANDARD_SCENARIOS = ("first-knockout", "monsters-first-game", "flags", "leaders", "control")
-
-
-def build_setup(args: argparse.Namespace, seed: int) -> tuple[Any, dict[str, str], dict[str, Any]]:
-    """The game's setup: what the options fix, and the rest drawn from the seed. Returns the
-    setup, each side's controller, and each side's players."""
-    rng = random.Random(seed)
-    dark_who, dark_team = _side_options("dark", args.dark)
-    light_who, light_team = _side_options("light", args.light)
-    if args.scenario:
-        chosen = scenario(args.scenario)
-    elif args.mode == "free-for-all" or (args.players or 0) == 3:
-        chosen = scenario("brawl")
-    elif args.mode == "ultimate":
-        chosen = scenario("titans")
-    else:
-        chosen = scenario(rng.choice(STANDARD_SCENARIOS))
-    fixed: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
-    given = {"dark": dark_team, "light": light_team}
-    teams = {side: ids for side, ids in given.items() if ids}
-    items = _items(args.item, teams) if args.item else {}
-    for side, ids in teams.items():
-        fixed[side] = (ids, items.get(side, {}))
-    if len(fixed) == 1 and not args.item:
-        other = "light" if "dark" in fixed else "dark"
-        drawn = random_teams(
-            random.Random(seed + 1),
-            len(next(iter(fixed.values()))[0])
-            if len(next(iter(fixed.values()))[0]) in (2, 3)
-            else 2,
-        )
-        fixed[other] = (drawn[other][0], {})
-    if args.draft:
-        if fixed or args.item or args.players or args.mode:
-            raise UserError(
-                "--draft chooses the teams in the game: give no characters, items, players or mode"
-            )
-        setup = draft_setup(rng, chosen, args.map, args.draft)
-        players: dict[str, tuple[str, ...]] = {"dark": ("dark",), "light": ("light",)}
-    else:
-        setup, players = scenario_setup(rng, chosen, args.map, args.mode, args.players, fixed)
-    controllers: dict[str, str] = {t.side: "random" for t in setup.teams}
-    if "dark" in controllers:
-        controllers["dark"] = dark_who
-    if "light" in controllers:
-        controllers["light"] = light_who
+def _controllers(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Who plays each side named on the command line, and the characters given."""
+    who: dict[str, str] = {}
+    teams: dict[str, tuple[str, ...]] = {}
+    for side in ("dark", "light"):
+        controller, characters = _side_options(side, getattr(args, side))
+        if controller is not None:
+            who[side] = controller
+        if characters:
+            teams[side] = characters
     for value in args.seat:
-        seat, eq, who = value.partition("=")
-        if not eq or seat not in controllers or who not in CONTROLLERS:
+        seat, eq, name = value.partition("=")
+        if not eq or not seat or name not in CONTROLLERS:
             raise UserError(
-                f"--seat: expected SEAT=WHO with a seat of this game ({', '.join(controllers)}) "
-                f"and one of {', '.join(CONTROLLERS)}, got '{value}'"
+                f"--seat: expected SEAT=WHO with WHO one of {', '.join(CONTROLLERS)}, got '{value}'"
             )
-        controllers[seat] = who
-    return setup, controllers, players
+        who[seat] = name
+    return who, teams
+
+
+def seat_spec(seat: str, controller: str) -> SeatSpec:
+    """A seat held by a person or by an agent."""
+    if controller == "human":
+        return SeatSpec(seat, "human")
+    return SeatSpec(seat, "ai", controller)
+
+
+def controller_of(seat: SeatSpec) -> str:
+    return "human" if seat.player == "human" else (seat.level or "normal")
+
+
+def _fresh_seed() -> int:
+    return secrets.randbelow(2**31)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.max_rounds < 1:
         raise UserError("--max-rounds must be at least 1")
-    seed = args.seed if args.seed is not None else _fresh_seed()
-    setup, controllers, players = build_setup(args, seed)
-    if args.json and "human" in controllers.values():
-        raise UserError("--json plays without a person: give both sides an agent (e.g. random)")
-    game = Game(setup, seed)
+    who, teams = _controllers(args)
+    if args.load:
+        session = load_game(Path(args.load))
+        spec = session.setup.spec
+        assert spec is not None
+        seats = {s: controller_of(spec.seat(s)) for s in session.seats}
+        seats.update({s: c for s, c in who.items() if s in seats})
+        seed = session.seed
+    else:
+        seed = args.seed if args.seed is not None else _fresh_seed()
+        request = SetupRequest(
+            scenario=args.scenario,
+            map=args.map,
+            mode=args.mode,
+            players=args.players,
+            size=args.size,
+            teams=teams,
+            items=_items(args.item, teams) if args.item else {},
+            draft=args.draft,
+            seats={s: seat_spec(s, c) for s, c in who.items()},
+        )
+        drawn = draw_spec(request, seed)
+        # a seat not named is played by the random agent
+        seats = {s.seat: who.get(s.seat, "random") for s in drawn.seats}
+        spec = SetupSpec(
+            drawn.scenario,
+            drawn.map,
+            drawn.mode,
+            drawn.teams,
+            drawn.draft,
+            drawn.first_player,
+            tuple(seat_spec(s, c) for s, c in seats.items()),
+        )
+        session = Session(build(spec), seed)
+    if args.json and "human" in seats.values():
+        raise UserError("--json plays without a person: give every side an agent (e.g. random)")
     console = Console(highlight=False)
-    agents: dict[str, Agent | None] = {}
-    for index, (side, who) in enumerate(controllers.items()):
-        agents[side] = None if who == "human" else AGENTS[who](seed * 7919 + index + 1)
-    watching = any(a is None for a in agents.values())
-    stopped = _play(game, agents, args.max_rounds, console if watching else None)
-    summary = _summary(game, seed, stopped, players)
+    watching = "human" in seats.values()
+    people: dict[str, Person] = {}
+    deciders: dict[str, Decide] = {}
+    for index, (seat, controller) in enumerate(seats.items()):
+        if controller == "human":
+            people[seat] = Person(console, session, seat)
+            deciders[seat] = people[seat].decide
+        else:
+            deciders[seat] = AGENTS[controller](seed * 7919 + index + 1).choose
+    if watching:
+        _introduce(console, session, seats)
+
+    def after(seat: str, events: list[Event]) -> None:
+        if seat in people:
+            people[seat].after_own(events)
+        if args.save:
+            save_game(session, Path(args.save))
+
+    if args.save:
+        save_game(session, Path(args.save))
+    stopped = session.play_out(deciders, args.max_rounds, after)
+    summary = _summary(session, stopped)
     if args.json:
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
-        _print_result(console, game, summary)
+        if people:
+            person = next(iter(people.values()))
+            person.print_events([e for _, e in session.events(person.seat, person.seen)])
+        _print_result(console, session, summary)
     return 0
 
 
-def _fresh_seed() -> int:
-    import secrets
-
-    return secrets.randbelow(2**31)
-
-
-def _play(
-    game: Game, agents: dict[str, Agent | None], max_rounds: int, console: Console | None
-) -> bool:
-    """Play to the end; True when stopped by the round limit."""
-    while not game.over:
-        if game.state.round > max_rounds:
-            return True
-        decider = game.decider
-        if decider == CHANCE:
-            events = game.play_chance()
-        else:
-            assert decider is not None
-            agent = agents[decider]
-            if agent is None:
-                assert console is not None
-                choice = _ask(console, game, decider)
-            else:
-                choice = agent.choose(game.state, [c.id for c in game.choices()])
-            events = game.play(choice)
-        if console is not None:
-            for line in events:
-                console.print(Text("  " + line, style="dim"))
-    return False
-
-
-# ------------------------------------------------------------------ the person at the terminal
-
-
-def _piece_labels(state: GameState) -> dict[str, str]:
-    """Two letters a piece: initials for characters, the letter for point markers, F for a
-    flag, C for a control marker, T for a Tunnel, m for a minion, B for a bonus objective."""
-    labels: dict[str, str] = {}
-    for p in state.pieces.values():
-        side = (p.side or " ")[0]
-        if p.id.startswith("point-"):
-            labels[p.id] = p.id.removeprefix("point-")
-        elif p.id.startswith("flag-"):
-            labels[p.id] = "F" + side
-        elif p.id.startswith("control-"):
-            labels[p.id] = "C" + side
-        elif p.kind is Kind.TOKEN:
-            labels[p.id] = p.id[0].upper() + side
-        elif p.kind is Kind.MINION:
-            labels[p.id] = "m" + side
-        elif p.kind is Kind.BONUS_OBJECTIVE:
-            labels[p.id] = "B" + side
-        else:
-            words = [w for w in p.name.split() if w.lower() != "the"] or [p.name]
-            labels[p.id] = (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1])).title()
-    return labels
-
-
-def _show(console: Console, game: Game, side: str) -> None:
-    from funkoverse.cli.render import render_board
-
-    state = game.state
-    when = f"Round {state.round}" if state.round else "Setup"
-    console.rule(f"{when} · {side} to decide")
-    highlight = _highlight(game)
-    console.print(render_board(state.board, state.on_map(), _piece_labels(state), highlight))
-    console.print(_sides_table(state))
-
-
-def _highlight(game: Game) -> list[int]:
-    squares = []
-    for c in game.choices():
-        head, _, rest = c.id.partition(":")
-        if head == "move" or head == "place" or head == "return":
-            label = rest.rpartition(":")[2]
-            try:
-                squares.append(game.state.board.parse_label(label))
-            except ValueError:
-                continue
-    return squares
-
-
-def _sides_table(state: GameState) -> Text:
-    """Each side's points, characters, ability token pool and both cooldown tracks."""
-    out = Text()
-    for side in state.seats:
-        s = state.sides[side]
-        mark = " (First Player marker)" if state.first_player == side else ""
-        out.append(f"{side}{mark}", style="bold")
-        out.append(f" · {s.points} point{'s' if s.points != 1 else ''}\n")
-        chars = ", ".join(_char_status(p) for p in state.characters(side))
-        out.append(f"  characters: {chars}\n")
-        pool = ", ".join(f"{c.value} ×{n}" for c, n in sorted(s.pool.items()) if n) or "empty"
-        out.append(f"  ability pool: {pool}\n")
-        slots = " | ".join(
-            f"{n}: " + (", ".join(f"{ref}" for _, ref in slot) or "—")
-            for n, slot in enumerate(s.track, 1)
+def _introduce(console: Console, session: Session, seats: dict[str, str]) -> None:
+    """What is played: the scenario, the map, the points that win, who plays which side."""
+    state = session.state
+    scenario = state.setup.scenario
+    board = state.board
+    target = scenario.points_to_win(state)
+    console.rule(f"{scenario.name} on {board.name}")
+    if scenario.first_knockout_wins:
+        goal = "The first side to knock out a rival wins."
+    elif scenario.immediate_target and target:
+        goal = f"The first side to {target} points wins."
+    elif target:
+        goal = (
+            f"{target} points win; a scenario is decided at the end of a round, by the most "
+            "points (a tie plays another round)."
         )
-        out.append(f"  cooldown track  {slots}\n")
-    return out
-
-
-def _char_status(p: Piece) -> str:
-    if not p.placed:
-        where = "to be placed"
-    elif p.square is None:
-        where = "knocked out, on the track"
     else:
-        where = "standing" if p.standing else "knocked down"
-    return f"{p.name} ({where}{', exhausted' if p.exhausted else ''})"
-
-
-def _ask(console: Console, game: Game, side: str, read: Callable[[str], str] = input) -> str:
-    _show(console, game, side)
-    choices = game.choices()
-    for i, c in enumerate(choices, 1):
-        console.print(f"  [bold]{i:>3}[/bold]  {c.label}")
-    while True:
-        try:
-            answer = read(f"{side}, your choice (1-{len(choices)}): ").strip()
-        except EOFError:
-            raise UserError("input ended before the game did") from None
-        if answer.isdigit() and 1 <= int(answer) <= len(choices):
-            return choices[int(answer) - 1].id
-        ids = [c.id for c in choices]
-        if answer in ids:
-            return answer
-        console.print(
-            f"  '{answer}' is not one of the choices: answer with a number from 1 to {len(choices)}."
+        goal = "No points decide this game."
+    console.print(Text(goal, style="bold"))
+    if scenario.note:
+        console.print(Text(scenario.note, style="dim"))
+    for side, controller in seats.items():
+        team = next((t for t in state.setup.teams if t.side == side), None)
+        names = (
+            ", ".join(c.name for c in team.characters)
+            if team and team.characters
+            else "chosen in the game"
         )
-
-
-# ------------------------------------------------------------------ the summary
-
-
-def _summary(game: Game, seed: int, stopped: bool, players: dict[str, Any]) -> dict[str, Any]:
-    state = game.state
-    board = state.setup.board
-    map_id = next(
-        (m for m in state.setup.scenario.maps if load_map(m).name == board.name), board.name
+        console.print(f"  {side}: {names} — played by {controller}")
+    console.print(
+        "At the prompt, ? shows the commands and the board's legend; info NAME shows a card."
     )
+
+
+def _summary(session: Session, stopped: bool) -> dict[str, Any]:
+    state = session.state
+    spec = state.setup.spec
+    assert spec is not None
     return {
-        "seed": seed,
-        "map": map_id,
-        "scenario": state.setup.scenario.id,
+        "seed": session.seed,
+        "map": spec.map,
+        "scenario": spec.scenario,
         "points_to_win": state.setup.scenario.points_to_win(state),
         "winner": state.winner,
         "stopped": stopped,
         "rounds": state.round,
         "turns": state.turns,
-        "decisions": len(game.log),
-        "choices": list(game.log),
+        "decisions": session.version,
+        "choices": [e.choice for e in session.entries],
+        "spec": spec.to_json(),
         "sides": {
             side: {
                 "characters": [p.card.id if p.card else p.id for p in state.characters(side)],
@@ -373,7 +308,7 @@ def _summary(game: Game, seed: int, stopped: bool, players: dict[str, Any]) -> d
                     for item in p.items
                 ],
                 "points": state.sides[side].points,
-                "players": list(players.get(side, (side,))),
+                "players": list(players_of(spec).get(side, (side,))),
                 "ultimate": any(t.ultimate for t in state.setup.teams if t.side == side),
             }
             for side in state.seats
@@ -381,13 +316,19 @@ def _summary(game: Game, seed: int, stopped: bool, players: dict[str, Any]) -> d
     }
 
 
-def _print_result(console: Console, game: Game, summary: dict[str, Any]) -> None:
+def _print_result(console: Console, session: Session, summary: dict[str, Any]) -> None:
+    score = ", ".join(f"{side} {s['points']}" for side, s in summary["sides"].items())
     if summary["stopped"]:
         console.print(
-            f"Stopped after {summary['rounds'] - 1} rounds with no winner (--max-rounds)."
+            f"Stopped after {summary['rounds'] - 1} rounds with no winner (--max-rounds). "
+            f"Score: {score}."
         )
-    else:
-        console.print(
-            f"[bold]{summary['winner']} wins[/bold] in round {summary['rounds']} after "
-            f"{summary['turns']} turns (seed {summary['seed']})."
-        )
+        return
+    console.print(sides_panel(session.state))
+    winner = summary["winner"]
+    target = summary["points_to_win"]
+    of = f" ({target} needed)" if target and target > 1 else ""
+    console.print(
+        f"[bold]{winner} wins[/bold] in round {summary['rounds']} after {summary['turns']} turns. "
+        f"Final score: {score}{of}. Seed {summary['seed']}."
+    )

@@ -84,6 +84,7 @@ def render_board(
     pieces: Sequence[PieceLike],
     labels: Mapping[str, str] | None = None,
     highlight: Collection[int] = (),
+    point_setup: bool = True,
 ) -> Text:
     """Draw `board` with `pieces` on it.
 
@@ -91,6 +92,7 @@ def render_board(
     id's first two characters). `highlight`: squares to tint, e.g. legal
     destinations. Rows are numbered from 1 at the top, columns lettered from
     `a` at the left, as squares are typed (`a1` is the top-left square).
+    `point_setup`: mark the point markers' setup squares (not for a game without them).
     """
     if labels is None:
         labels = default_labels(pieces)
@@ -101,7 +103,7 @@ def render_board(
         for sq in squares:
             start_side[sq] = side
     start_rows = board.layers.get("start")
-    point_letter = {sq: letter for letter, sq in board.point_squares.items()}
+    point_letter = {sq: letter for letter, sq in board.point_squares.items()} if point_setup else {}
     by_square: dict[int, list[PieceLike]] = {}
     for p in pieces:
         if p.square is not None:
@@ -248,7 +250,7 @@ def _cell(
     return " · ", EMPTY + background
 
 
-def legend(board: Board) -> Text:
+def legend(board: Board, point_setup: bool = True) -> Text:
     """A key to the drawing's marks, for what this board has: one line for the map,
     one for starting areas, one for pieces."""
     out = Text()
@@ -275,10 +277,10 @@ def legend(board: Board) -> Text:
         out.append("  ")
         out.append("░", style="bold yellow")
         out.append(" rubble")
-    if board.point_squares:
+    if board.point_squares and point_setup:
         out.append("  ")
         out.append("[A]", style=POINT)
-        out.append(" point marker setup")
+        out.append(" point marker setup square (empty)")
     start_rows = board.layers.get("start")
     areas = [(side, sqs) for side, sqs in board.start_areas.items() if sqs]
     if areas and start_rows is not None:
@@ -289,12 +291,18 @@ def legend(board: Board) -> Text:
             out.append(start_rows[y][x].lower(), style=side_color(side))
             out.append(f" {side} starting area")
     out.append("\n")
-    out.append("A", style="bold")
-    out.append(" standing  ")
-    out.append("↓A", style="italic")
-    out.append(" knocked down  ")
-    out.append("(t)", style="italic")
-    out.append(" token or marker  ")
-    out.append("*", style="bold")
-    out.append(" and a token")
+    out.append("Ww", style="bold")
+    out.append(" a standing character (its initials; P1, P2 when two share a name)  ")
+    out.append("↓Ww", style="italic")
+    out.append(" knocked down\n")
+    out.append("(A)", style="italic")
+    out.append(" a point marker on the map  ")
+    out.append("Fd Cd", style="italic")
+    out.append(" a flag, a control marker (d: dark, l: light)  ")
+    out.append("Td", style="italic")
+    out.append(" a token\n")
+    out.append("Ww*", style="bold")
+    out.append(" a character on a token or marker  ")
+    out.append(" ○ ", style="bold bright_green")
+    out.append(" a square the choices reach")
     return out

@@ -27,6 +27,7 @@ FIELDS = {
     "box",
     "defense",
     "basic",
+    "base",
     "dots",
     "abilities",
     "trait",
@@ -54,6 +55,9 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
         raise UserError(
             f"{name}: field 'basic': basic characters have no abilities or traits (Basic Characters)"
         )
+    base = data.get("base", "")
+    if base and (not basic or base not in ("dark", "light")):
+        raise UserError(f"{name}: field 'base': a basic character's base color, 'dark' or 'light'")
     trait = data.get("trait", {})
     if not isinstance(trait, dict):
         raise UserError(f"{name}: field 'trait': expected a table with 'name' and 'text'")
@@ -70,6 +74,7 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
         box=need(data, "box", str, name, "the game box, e.g. 'DC Comics 102'"),
         defense=defense,
         basic=basic,
+        base=str(base),
         dots=tuple(color(c, name, "dots") for c in data.get("dots", [])),
         abilities=abilities,
         trait_name=str(trait.get("name", "")),

@@ -7,6 +7,8 @@ for a map file (lines and columns counted from 1, as editors do), or
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 import tomllib
 from collections.abc import Mapping
@@ -131,16 +133,23 @@ def shipped_maps() -> list[str]:
 
 
 def load_map(id_or_path: str | Path) -> Board:
-    """A shipped map by id (`"proving-grounds"`) or a map file by path."""
+    """A shipped map by id (`"proving-grounds"`) or a map file by path. A shipped map is read
+    once: its tables (sight, steps) are built once per run, whoever plays on it."""
     text_id = str(id_or_path)
     if isinstance(id_or_path, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", text_id):
-        res = _maps_folder() / f"{text_id}.toml"
-        if res.is_file():
-            return parse_map_text(res.read_text(encoding="utf-8"), f"maps/{text_id}.toml")
+        if (_maps_folder() / f"{text_id}.toml").is_file():
+            return _shipped_map(text_id)
         if not Path(text_id).exists():
             known = ", ".join(shipped_maps()) or "none"
             raise UserError(f"unknown map {text_id!r} (shipped maps: {known}; or give a file path)")
     return load_map_file(Path(id_or_path))
+
+
+@functools.cache
+def _shipped_map(map_id: str) -> Board:
+    res = _maps_folder() / f"{map_id}.toml"
+    board = parse_map_text(res.read_text(encoding="utf-8"), f"maps/{map_id}.toml")
+    return dataclasses.replace(board, id=map_id)
 
 
 def load_map_file(path: Path) -> Board:

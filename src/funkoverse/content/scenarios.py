@@ -30,6 +30,9 @@ SCENARIO_FIELDS = {
     "control",
     "free_for_all",
     "ultimate",
+    "sizes",
+    "attachments",
+    "first_game",
 }
 
 
@@ -48,8 +51,19 @@ def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
             "control",
             "free_for_all",
             "ultimate",
+            "first_game",
         )
     }
+    sizes = data.get("sizes", [2, 3])
+    if (
+        not isinstance(sizes, list)
+        or not sizes
+        or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 6 for n in sizes)
+    ):
+        raise UserError(f"{name}: field 'sizes': expected a list of team sizes, e.g. [2, 3]")
+    attachments = data.get("attachments", True)
+    if not isinstance(attachments, bool):
+        raise UserError(f"{name}: field 'attachments': expected true or false")
     for key in ("target_two", "target_three", "knockout_points"):
         if key in data and (
             not isinstance(data[key], int) or isinstance(data[key], bool) or data[key] < 0
@@ -64,6 +78,8 @@ def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
         target_two=data.get("target_two"),
         target_three=data.get("target_three"),
         note=str(data.get("text", "")),
+        sizes=tuple(sizes),
+        attachments=attachments,
         **flags,
     )
 

@@ -1,17 +1,22 @@
-"""Building a game's setup from shipped content: map, teams, items, scenario, dice.
+"""Setups from shipped content: drawing a `SetupSpec` and building the engine's `Setup` from it.
 
-Every setup is checked against the setup rules, and a bad one is refused with the rule.
+`build(spec)` is the one way a spec becomes a game's setup: every id is looked up in the
+content, every setup rule is checked (starting areas large enough, equal numbers of
+attachments, what the scenario and the way to play allow), and a bad spec is refused with
+one line naming the field and the rule. `draw_spec` fills in what a request leaves out
+(scenario, map, teams, items) from a seed, as `funkoverse play` and the server do.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.dice import load_dice
 from funkoverse.content.maps import load_map
+from funkoverse.content.scenarios import load_scenarios, load_ultimates
 from funkoverse.content.statuses import (
     load_bonus_objectives,
     load_companions,
@@ -20,7 +25,9 @@ from funkoverse.content.statuses import (
 )
 from funkoverse.errors import UserError
 from funkoverse.rules.board import Board
-from funkoverse.rules.scenario import Scenario, first_game_dc
+from funkoverse.rules.cards import CharacterCard, TokenColor
+from funkoverse.rules.scenario import Scenario
+from funkoverse.rules.spec import DraftSpec, SeatSpec, SetupSpec, SpecError, TeamSpec
 from funkoverse.rules.state import Draft, Setup, TeamSetup
 
 FIRST_GAME_MAP = "proving-grounds"
@@ -28,41 +35,107 @@ FIRST_GAME_TEAMS: dict[str, tuple[str, ...]] = {
     "dark": ("priestess", "mad-scientist"),
     "light": ("hyena-warrior", "villager"),
 }
+MODES = ("standard", "teams", "free-for-all", "ultimate")
+SEATS = ("seat1", "seat2", "seat3", "seat4")
+STANDARD_SCENARIOS = ("first-knockout", "monsters-first-game", "flags", "leaders", "control")
+
+
+# --------------------------------------------------------------------------- teams
 
 
 def team(side: str, ids: Sequence[str], items: Mapping[str, str] | None = None) -> TeamSetup:
     """A side's characters (card ids) and items ({character id: item id}), checked."""
+    return _team_setup(
+        TeamSpec(side, tuple(ids), tuple((i, h) for h, i in (items or {}).items())), side
+    )
+
+
+def _team_setup(t: TeamSpec, where: str, ultimate_dots: bool = True) -> TeamSetup:
     cards = load_characters()
     known_items = load_items()
-    chosen = []
-    for cid in ids:
+    chosen: list[CharacterCard] = []
+    for j, cid in enumerate(t.characters):
         if cid not in cards:
             known = ", ".join(sorted(cards))
-            raise UserError(f"unknown character '{cid}' for {side}; known: {known}")
+            raise UserError(
+                f"{_at(where, f'characters[{j}]')}unknown character '{cid}' for {t.side}; known: {known}"
+            )
         chosen.append(cards[cid])
     if not chosen:
-        raise UserError(f"{side} needs at least one character")
+        raise UserError(f"{_at(where, 'characters')}{t.side} needs at least one character")
     names = [c.name for c in chosen]
     for name in names:
         if names.count(name) > 1:
             raise UserError(
-                f"{side} has two characters named {name}: characters with the same name cannot be "
-                "allies (Mixing Games)"
+                f"{_at(where, 'characters')}{t.side} has two characters named {name}: characters "
+                "with the same name cannot be allies (Mixing Games)"
             )
-    given: list[tuple[str, str]] = []
-    for holder, item in (items or {}).items():
+    for j, (item, holder) in enumerate(t.items):
         if item not in known_items:
-            raise UserError(f"unknown item '{item}'; known: {', '.join(sorted(known_items))}")
-        if holder not in ids:
             raise UserError(
-                f"{side} has no character '{holder}' to hold the {known_items[item].name}"
+                f"{_at(where, f'items[{j}].item')}unknown item '{item}'; known: {', '.join(sorted(known_items))}"
+            )
+        if holder not in t.characters:
+            raise UserError(
+                f"{_at(where, f'items[{j}].holder')}{t.side} has no character '{holder}' to hold "
+                f"the {known_items[item].name}"
             )
         if cards[holder].basic:
             raise UserError(
-                f"{cards[holder].name} is a basic character and cannot hold items (Item Setup)"
+                f"{_at(where, f'items[{j}].holder')}{cards[holder].name} is a basic character and "
+                "cannot hold items (Item Setup)"
             )
-        given.append((item, holder))
-    return TeamSetup(side, tuple(chosen), items=tuple(given))
+    companions = load_companions()
+    for j, (companion, _) in enumerate(t.companions):
+        if companion not in companions:
+            raise UserError(
+                f"{_at(where, f'companions[{j}]')}unknown companion '{companion}'; known: "
+                f"{', '.join(sorted(companions))}"
+            )
+    bonuses = load_bonus_objectives()
+    for j, bonus in enumerate(t.bonus):
+        if bonus not in bonuses:
+            raise UserError(
+                f"{_at(where, f'bonus[{j}]')}unknown bonus objective '{bonus}'; known: "
+                f"{', '.join(sorted(bonuses))}"
+            )
+    extra: tuple[TokenColor, ...] = ()
+    if t.ultimate:
+        ultimates = load_ultimates()
+        if len(chosen) != 1 or chosen[0].id not in ultimates:
+            raise UserError(
+                f"{_at(where, 'characters')}ultimate mode: one character with an ultimate card "
+                f"({', '.join(sorted(ultimates))})"
+            )
+        extra = ultimates[chosen[0].id][1]
+    return TeamSetup(
+        t.side,
+        tuple(chosen),
+        items=t.items,
+        ultimate=t.ultimate,
+        extra_dots=extra,
+        players=t.players,
+        companions=t.companions,
+        bonus=t.bonus,
+    )
+
+
+def _at(where: str, name: str) -> str:
+    """The field a message is about, when the team came from a spec."""
+    return f"spec field '{where}.{name}': " if where.startswith("teams[") else ""
+
+
+def team_spec(t: TeamSetup) -> TeamSpec:
+    """A team as data (card ids)."""
+    return TeamSpec(
+        t.side,
+        tuple(c.id for c in t.characters),
+        t.items,
+        t.players,
+        t.ultimate,
+        t.companions,
+        t.bonus,
+    )
 
 
 def make_setup(
@@ -72,8 +145,130 @@ def make_setup(
     first_player: str | None = None,
     board: Board | None = None,
 ) -> Setup:
-    """A checked setup: starting areas large enough, equal numbers of attachments."""
-    board = board or load_map(map_id)
+    """A checked setup of these teams: built from their spec, as every setup is."""
+    sid = scenario.id if scenario is not None else "knockout"
+    found = scenario or load_scenarios()["knockout"]
+    mode = "free-for-all" if found.free_for_all else "ultimate" if found.ultimate else "standard"
+    if any(t.players for t in teams):
+        mode = "teams"
+    spec = SetupSpec(sid, map_id, mode, tuple(team_spec(t) for t in teams), None, first_player)
+    return build(spec, board=board, scenario=scenario, check_mode=False)
+
+
+def first_game(
+    dark: Sequence[str] = FIRST_GAME_TEAMS["dark"],
+    light: Sequence[str] = FIRST_GAME_TEAMS["light"],
+    map_id: str = FIRST_GAME_MAP,
+    scenario: Scenario | None = None,
+    first_player: str | None = None,
+) -> Setup:
+    """A game of basic characters, knock out one rival to win: what `funkoverse match` and
+    the bench play when no scenario is named."""
+    return build(
+        first_game_spec(dark, light, map_id, scenario.id if scenario else None, first_player)
+    )
+
+
+def first_game_spec(
+    dark: Sequence[str] = FIRST_GAME_TEAMS["dark"],
+    light: Sequence[str] = FIRST_GAME_TEAMS["light"],
+    map_id: str = FIRST_GAME_MAP,
+    scenario: str | None = None,
+    first_player: str | None = None,
+) -> SetupSpec:
+    return SetupSpec(
+        scenario or "knockout",
+        map_id,
+        "standard",
+        (TeamSpec("dark", tuple(dark)), TeamSpec("light", tuple(light))),
+        None,
+        first_player,
+    )
+
+
+# --------------------------------------------------------------------------- build
+
+
+def build(
+    spec: SetupSpec,
+    board: Board | None = None,
+    scenario: Scenario | None = None,
+    check_mode: bool = True,
+) -> Setup:
+    """The engine's setup for `spec`, checked against the content and the setup rules; a
+    bad spec is refused with `UserError` naming the field. `board` and `scenario` stand in
+    for the map and the scenario the spec names (a board or a card made for a test or a
+    puzzle)."""
+    scenarios = load_scenarios()
+    if scenario is None:
+        if spec.scenario not in scenarios:
+            raise UserError(
+                f"spec field 'scenario': unknown scenario '{spec.scenario}'; known: {', '.join(sorted(scenarios))}"
+            )
+        scenario = scenarios[spec.scenario]
+    if spec.mode not in MODES:
+        raise UserError(
+            f"spec field 'mode': unknown mode '{spec.mode}'; the modes are {', '.join(MODES)}"
+        )
+    if check_mode:
+        players = sum(max(1, len(t.players)) for t in spec.teams) if spec.teams else None
+        mode_for(
+            scenario, spec.mode, players if spec.mode == "teams" or scenario.free_for_all else None
+        )
+    if board is None:
+        try:
+            board = load_map(spec.map)
+        except UserError as e:
+            raise UserError(f"spec field 'map': {e}") from None
+    _check_map(board, scenario, spec.map)
+    drafted = spec.draft is not None or not any(t.characters for t in spec.teams)
+    teams = [
+        TeamSetup(t.side, ()) if drafted and not t.characters else _team_setup(t, f"teams[{i}]")
+        for i, t in enumerate(spec.teams)
+    ]
+    sides = [t.side for t in teams]
+    if len(set(sides)) != len(sides):
+        raise UserError("spec field 'teams': each side has one team")
+    if spec.first_player is not None and spec.first_player not in sides:
+        raise UserError(
+            f"spec field 'first_player': '{spec.first_player}' is not a side of this game ({', '.join(sides)})"
+        )
+    for s in spec.seats:
+        if sides and s.seat not in sides:
+            raise UserError(
+                f"spec field 'seats.{s.seat}': not a seat of this game ({', '.join(sides)})"
+            )
+    draft = _draft(spec.draft) if spec.draft is not None else None
+    _check_teams(board, scenario, teams)
+    return Setup(
+        board=board,
+        teams=tuple(teams),
+        scenario=scenario,
+        dice=dict(load_dice()),
+        first_player=spec.first_player,
+        items=dict(load_items()),
+        statuses=dict(load_statuses()),
+        draft=draft,
+        companions=dict(load_companions()),
+        bonus_objectives=dict(load_bonus_objectives()),
+        spec=spec,
+    )
+
+
+def _draft(d: DraftSpec) -> Draft:
+    cards = load_characters()
+    items = load_items()
+    for j, cid in enumerate(d.characters):
+        if cid not in cards:
+            raise UserError(f"spec field 'draft.characters[{j}]': unknown character '{cid}'")
+    for j, iid in enumerate(d.item_ids):
+        if iid not in items:
+            raise UserError(f"spec field 'draft.item_ids[{j}]': unknown item '{iid}'")
+    return Draft(tuple(cards[c] for c in d.characters), d.item_ids, d.size, d.items, d.secret)
+
+
+def _check_teams(board: Board, scenario: Scenario, teams: Sequence[TeamSetup]) -> None:
+    """Starting areas large enough, players, attachments as the rules allow them."""
     for t in teams:
         area = board.start_areas.get(t.area, ())
         if not area:
@@ -83,14 +278,19 @@ def make_setup(
                 f"{t.side} has {len(t.characters)} characters but its starting area on "
                 f"{board.name} has {len(area)} squares"
             )
-    if scenario is not None:
-        _check_map(board, scenario, board.name)
     for t in teams:
         _check_players(t)
         if t.ultimate and (t.items or t.companions or t.bonus):
             raise UserError(
                 "ultimate mode: neither team chooses an attachment, such as an item (Ultimate "
                 "Mode Setup)"
+            )
+        if not scenario.attachments and (t.items or t.companions or t.bonus):
+            raise UserError(
+                f"{scenario.name} sets the items and other attachments aside (Your First Game, "
+                "Setup, step 1)"
+                if scenario.first_game
+                else f"{scenario.name}: neither team chooses an attachment, such as an item"
             )
         for _, holder in t.companions:
             if not any(c.id == holder and not c.basic for c in t.characters):
@@ -105,177 +305,6 @@ def make_setup(
             "both sides must use the same number of items (Play with Items) and attachments "
             f"(Play with Attachments): {said}"
         )
-    return Setup(
-        board=board,
-        teams=tuple(teams),
-        scenario=scenario or first_game_dc(),
-        dice=dict(load_dice()),
-        first_player=first_player,
-        items=dict(load_items()),
-        statuses=dict(load_statuses()),
-        companions=dict(load_companions()),
-        bonus_objectives=dict(load_bonus_objectives()),
-    )
-
-
-def first_game(
-    dark: Sequence[str] = FIRST_GAME_TEAMS["dark"],
-    light: Sequence[str] = FIRST_GAME_TEAMS["light"],
-    map_id: str = FIRST_GAME_MAP,
-    scenario: Scenario | None = None,
-    first_player: str | None = None,
-) -> Setup:
-    """The first game: knock out one rival to win."""
-    return make_setup((team("dark", dark), team("light", light)), map_id, scenario, first_player)
-
-
-def random_teams(
-    rng: random.Random, size: int | None = None
-) -> dict[str, tuple[tuple[str, ...], dict[str, str]]]:
-    """Two legal teams drawn from every shipped card: either one character and one basic
-    character a side (the rulebooks' first setup), or three characters and one item a side."""
-    cards = load_characters()
-    named = sorted(c for c, card in cards.items() if not card.basic)
-    basics = sorted(c for c, card in cards.items() if card.basic)
-    items = sorted(i for i, card in load_items().items() if card.box != "house-made")
-    size = size or rng.choice((2, 3))
-    drawn: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
-    for side in ("dark", "light"):
-        if size == 2:
-            drawn[side] = ((rng.choice(named), rng.choice(basics)), {})
-            continue
-        first = rng.choice(named)
-        rest = rng.sample([c for c in named + basics if c != first], 2)
-        chosen = (first, *rest)
-        holder = rng.choice([c for c in chosen if not cards[c].basic])
-        drawn[side] = (chosen, {holder: rng.choice(items)})
-    return drawn
-
-
-MODES = ("standard", "teams", "free-for-all", "ultimate")
-SEATS = ("seat1", "seat2", "seat3", "seat4")
-
-
-def mode_for(scenario: Scenario, mode: str | None, players: int | None) -> str:
-    """The way to play: given, or implied by the scenario and the number of players."""
-    if mode is None:
-        if scenario.free_for_all:
-            mode = "free-for-all"
-        elif scenario.ultimate:
-            mode = "ultimate"
-        elif players == 4:
-            mode = "teams"
-        else:
-            mode = "standard"
-    if mode not in MODES:
-        raise UserError(f"unknown mode '{mode}'; the modes are {', '.join(MODES)}")
-    if (mode == "free-for-all") != scenario.free_for_all:
-        need = (
-            "a free-for-all scenario (brawl)" if mode == "free-for-all" else "--mode free-for-all"
-        )
-        raise UserError(
-            f"scenario '{scenario.id}' and mode '{mode}' do not go together: use {need}"
-        )
-    if (mode == "ultimate") != scenario.ultimate:
-        need = "an ultimate scenario (titans)" if mode == "ultimate" else "--mode ultimate"
-        raise UserError(
-            f"scenario '{scenario.id}' and mode '{mode}' do not go together: use {need}"
-        )
-    allowed = {"standard": (2,), "teams": (3, 4), "free-for-all": (3, 4), "ultimate": (2,)}[mode]
-    if players is not None and players not in allowed:
-        said = " or ".join(map(str, allowed))
-        raise UserError(f"mode '{mode}' is played by {said} players, not {players}")
-    return mode
-
-
-def scenario_setup(
-    rng: random.Random,
-    scenario: Scenario,
-    map_id: str | None = None,
-    mode: str | None = None,
-    players: int | None = None,
-    fixed: Mapping[str, tuple[tuple[str, ...], Mapping[str, str]]] | None = None,
-    size: int | None = None,
-) -> tuple[Setup, dict[str, tuple[str, ...]]]:
-    """A whole legal setup for `scenario`: the map (drawn from the scenario's maps when not
-    given), the way to play, and teams (drawn when not fixed). Returns the setup and, for each
-    side, its players."""
-    from funkoverse.content.scenarios import load_ultimates
-
-    mode = mode_for(scenario, mode, players)
-    map_id = map_id or rng.choice(scenario.maps)
-    board = load_map(map_id)
-    _check_map(board, scenario, map_id)
-    fixed = dict(fixed or {})
-    cards = load_characters()
-    named = sorted(c for c, card in cards.items() if not card.basic)
-    teams: list[TeamSetup] = []
-    seats_players: dict[str, tuple[str, ...]] = {}
-    first_player: str | None = None
-    if mode == "free-for-all":
-        count = players or 4
-        seats = [s for s in SEATS if s in board.start_areas][:count]
-        if len(seats) < count:
-            raise UserError(
-                f"{board.name} has {len(seats)} free-for-all starting areas; {count} players need {count}"
-            )
-        for seat in seats:
-            ids, _ = fixed.get(seat) or random_teams(rng, 2)["dark"]
-            teams.append(team(seat, ids))
-            seats_players[seat] = (seat,)
-    elif mode == "ultimate":
-        if any(items for _, items in fixed.values()):
-            raise UserError(
-                "ultimate mode: neither team chooses an attachment, such as an item (Ultimate "
-                "Mode Setup)"
-            )
-        ultimates = load_ultimates()
-        hero = fixed.get("dark", ((rng.choice(sorted(ultimates)),), {}))[0]
-        if len(hero) != 1 or hero[0] not in ultimates:
-            raise UserError(
-                f"ultimate mode: one character with an ultimate card ({', '.join(sorted(ultimates))})"
-            )
-        opponents = fixed.get("light", (tuple(rng.sample(named, 3)), {}))[0]
-        if len(opponents) != 3:
-            raise UserError("ultimate mode: the opposing team has three characters")
-        ultimate_side = rng.choice(
-            ("dark", "light")
-        )  # the ultimate player picks a base color first
-        other = "light" if ultimate_side == "dark" else "dark"
-        u = team(ultimate_side, hero)
-        teams = [
-            TeamSetup(ultimate_side, u.characters, ultimate=True, extra_dots=ultimates[hero[0]][1]),
-            team(other, opponents),
-        ]
-        teams.sort(key=lambda t: t.side)
-        first_player = (
-            ultimate_side  # "At the start of the game, the ultimate character goes first."
-        )
-        seats_players = {"dark": ("dark",), "light": ("light",)}
-    else:
-        drawn = random_teams(rng, size or (3 if mode == "teams" else None))
-        for side in ("dark", "light"):
-            ids, items = fixed.get(side) or drawn[side]
-            t = team(side, ids, items)
-            if mode == "teams" and (players != 3 or side == "dark"):
-                # three players: two on the dark side, one on the light side
-                if len(ids) < 2:
-                    raise UserError(
-                        f"two players a side: {side} needs at least two characters, one for each player"
-                    )
-                split = (ids[: (len(ids) + 1) // 2], ids[(len(ids) + 1) // 2 :])
-                t = TeamSetup(
-                    t.side,
-                    t.characters,
-                    t.start_area,
-                    t.items,
-                    players=((f"{side}-1", split[0]), (f"{side}-2", split[1])),
-                )
-                seats_players[side] = (f"{side}-1", f"{side}-2")
-            else:
-                seats_players[side] = (side,)
-            teams.append(t)
-    return make_setup(teams, map_id, scenario, first_player, board), seats_players
 
 
 def _check_players(t: TeamSetup) -> None:
@@ -318,6 +347,272 @@ def _check_map(board: Board, scenario: Scenario, map_id: str) -> None:
         )
 
 
+# --------------------------------------------------------------------------- ways to play
+
+
+def mode_for(scenario: Scenario, mode: str | None, players: int | None) -> str:
+    """The way to play: given, or implied by the scenario and the number of players."""
+    if mode is None:
+        if scenario.free_for_all:
+            mode = "free-for-all"
+        elif scenario.ultimate:
+            mode = "ultimate"
+        elif players == 4:
+            mode = "teams"
+        else:
+            mode = "standard"
+    if mode not in MODES:
+        raise UserError(f"unknown mode '{mode}'; the modes are {', '.join(MODES)}")
+    if (mode == "free-for-all") != scenario.free_for_all:
+        need = (
+            "a free-for-all scenario (brawl)" if mode == "free-for-all" else "--mode free-for-all"
+        )
+        raise UserError(
+            f"scenario '{scenario.id}' and mode '{mode}' do not go together: use {need}"
+        )
+    if (mode == "ultimate") != scenario.ultimate:
+        need = "an ultimate scenario (titans)" if mode == "ultimate" else "--mode ultimate"
+        raise UserError(
+            f"scenario '{scenario.id}' and mode '{mode}' do not go together: use {need}"
+        )
+    allowed = {"standard": (2,), "teams": (3, 4), "free-for-all": (3, 4), "ultimate": (2,)}[mode]
+    if players is not None and players not in allowed:
+        said = " or ".join(map(str, allowed))
+        raise UserError(f"mode '{mode}' is played by {said} players, not {players}")
+    return mode
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def random_teams(
+    rng: random.Random, size: int | None = None
+) -> dict[str, tuple[tuple[str, ...], dict[str, str]]]:
+    """Two legal teams drawn from every shipped card: either one character and one basic
+    character a side, or three characters and one item a side."""
+    cards = load_characters()
+    named = sorted(c for c, card in cards.items() if not card.basic)
+    basics = sorted(c for c, card in cards.items() if card.basic)
+    items = sorted(i for i, card in load_items().items() if card.box != "house-made")
+    size = size or rng.choice((2, 3))
+    drawn: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
+    for side in ("dark", "light"):
+        if size == 2:
+            drawn[side] = ((rng.choice(named), rng.choice(basics)), {})
+            continue
+        first = rng.choice(named)
+        rest = rng.sample([c for c in named + basics if c != first], 2)
+        chosen = (first, *rest)
+        holder = rng.choice([c for c in chosen if not cards[c].basic])
+        drawn[side] = (chosen, {holder: rng.choice(items)})
+    return drawn
+
+
+def first_game_teams(
+    rng: random.Random, scenario: Scenario
+) -> dict[str, tuple[tuple[str, ...], dict[str, str]]]:
+    """Your First Game, Setup: each side takes characters of the scenario's box (one in DC
+    Comics, two in Universal Monsters; "Your ... characters are allies") and the basic
+    character that matches its base color; no items."""
+    cards = load_characters()
+    named = sorted(c for c, card in cards.items() if not card.basic and card.box == scenario.box)
+    basic = {
+        card.base: c for c, card in sorted(cards.items()) if card.basic and card.box == scenario.box
+    }
+    per_side = max(scenario.sizes) - 1
+    chosen = rng.sample(named, 2 * per_side)
+    return {
+        "dark": ((*chosen[:per_side], basic["dark"]), {}),
+        "light": ((*chosen[per_side:], basic["light"]), {}),
+    }
+
+
+@dataclass(frozen=True)
+class SetupRequest:
+    """What a person asks for; `draw_spec` draws the rest. `teams` maps a side to character
+    ids; `items` a side to {character: item}; `draft` is 2 or 3 to choose in the game."""
+
+    scenario: str | None = None
+    map: str | None = None
+    mode: str | None = None
+    players: int | None = None
+    size: int | None = None
+    teams: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    items: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    draft: int | None = None
+    secret: bool = True
+    first_player: str | None = None
+    seats: Mapping[str, SeatSpec] = field(default_factory=dict)
+
+
+def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
+    """A whole spec for `request`: what it leaves out drawn from `seed` (a scenario among the
+    standard ones, the scenario's map, teams, items), then checked by `build`."""
+    rng = random.Random(seed)
+    scenarios = load_scenarios()
+    if request.scenario is not None:
+        if request.scenario not in scenarios:
+            raise UserError(
+                f"unknown scenario '{request.scenario}'; known: {', '.join(sorted(scenarios))}"
+            )
+        chosen = scenarios[request.scenario]
+    elif request.mode == "free-for-all" or (request.players or 0) == 3:
+        chosen = scenarios["brawl"]
+    elif request.mode == "ultimate":
+        chosen = scenarios["titans"]
+    elif request.teams or request.items:
+        # characters or items of one's own: a scenario of the full experience
+        chosen = scenarios[
+            rng.choice([s for s in STANDARD_SCENARIOS if not scenarios[s].first_game])
+        ]
+    else:
+        chosen = scenarios[rng.choice(STANDARD_SCENARIOS)]
+    fixed: dict[str, tuple[tuple[str, ...], Mapping[str, str]]] = {
+        side: (ids, request.items.get(side, {})) for side, ids in request.teams.items() if ids
+    }
+    for side, items in request.items.items():
+        if side not in fixed and items:
+            raise UserError(f"items for {side} need {side}'s characters")
+    if len(fixed) == 1 and not request.items and not chosen.first_game:
+        other = "light" if "dark" in fixed else "dark"
+        given = len(next(iter(fixed.values()))[0])
+        drawn = random_teams(random.Random(seed + 1), given if given in (2, 3) else 2)
+        fixed[other] = (drawn[other][0], {})
+    if request.draft:
+        if fixed or request.items or request.players or request.mode:
+            raise UserError(
+                "--draft chooses the teams in the game: give no characters, items, players or mode"
+            )
+        spec = _draft_spec(rng, chosen, request.map, request.draft, request.secret)
+    else:
+        spec = _scenario_spec(
+            rng, chosen, request.map, request.mode, request.players, fixed, request.size
+        )
+    if request.first_player is not None:
+        spec = replace(spec, first_player=request.first_player)
+    sides = [t.side for t in spec.teams] or ["dark", "light"]
+    for seat in request.seats:
+        if seat not in sides:
+            raise UserError(f"no seat '{seat}' in this game; its seats are {', '.join(sides)}")
+    seats = tuple(request.seats.get(side, SeatSpec(side)) for side in sides)
+    spec = replace(spec, seats=seats)
+    build(spec)
+    return spec
+
+
+def _scenario_spec(
+    rng: random.Random,
+    scenario: Scenario,
+    map_id: str | None = None,
+    mode: str | None = None,
+    players: int | None = None,
+    fixed: Mapping[str, tuple[tuple[str, ...], Mapping[str, str]]] | None = None,
+    size: int | None = None,
+) -> SetupSpec:
+    mode = mode_for(scenario, mode, players)
+    if size is not None and size not in scenario.sizes:
+        said = " or ".join(map(str, scenario.sizes))
+        raise UserError(
+            f"scenario '{scenario.id}' is played with {said} characters a side, not {size}"
+        )
+    if map_id is None:
+        map_id = scenario.maps[0] if scenario.first_game else rng.choice(scenario.maps)
+    board = load_map(map_id)
+    _check_map(board, scenario, map_id)
+    fixed = dict(fixed or {})
+    cards = load_characters()
+    named = sorted(c for c, card in cards.items() if not card.basic)
+    teams: list[TeamSpec] = []
+    if mode == "free-for-all":
+        count = players or 4
+        seats = [s for s in SEATS if s in board.start_areas][:count]
+        if len(seats) < count:
+            raise UserError(
+                f"{board.name} has {len(seats)} free-for-all starting areas; {count} players need {count}"
+            )
+        for seat in seats:
+            ids, _ = fixed.get(seat) or random_teams(rng, 2)["dark"]
+            teams.append(TeamSpec(seat, tuple(ids)))
+        return SetupSpec(scenario.id, map_id, mode, tuple(teams))
+    if mode == "ultimate":
+        if any(items for _, items in fixed.values()):
+            raise UserError(
+                "ultimate mode: neither team chooses an attachment, such as an item (Ultimate "
+                "Mode Setup)"
+            )
+        ultimates = load_ultimates()
+        hero = fixed.get("dark", ((rng.choice(sorted(ultimates)),), {}))[0]
+        if len(hero) != 1 or hero[0] not in ultimates:
+            raise UserError(
+                f"ultimate mode: one character with an ultimate card ({', '.join(sorted(ultimates))})"
+            )
+        opponents = fixed.get("light", (tuple(rng.sample(named, 3)), {}))[0]
+        if len(opponents) != 3:
+            raise UserError("ultimate mode: the opposing team has three characters")
+        # the ultimate player picks a base color first (Ultimate Mode Setup, 2)
+        ultimate_side = rng.choice(("dark", "light"))
+        other = "light" if ultimate_side == "dark" else "dark"
+        pair = [
+            TeamSpec(ultimate_side, tuple(hero), ultimate=True),
+            TeamSpec(other, tuple(opponents)),
+        ]
+        pair.sort(key=lambda t: t.side)
+        return SetupSpec(scenario.id, map_id, mode, tuple(pair))
+    if scenario.first_game:
+        drawn = first_game_teams(rng, scenario)
+    else:
+        drawn = random_teams(rng, size or (3 if mode == "teams" else None))
+    for side in ("dark", "light"):
+        ids, items = fixed.get(side) or drawn[side]
+        given = tuple((i, h) for h, i in items.items())
+        split: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        if mode == "teams" and (players != 3 or side == "dark"):
+            # three players: two on the dark side, one on the light side
+            if len(ids) < 2:
+                raise UserError(
+                    f"two players a side: {side} needs at least two characters, one for each player"
+                )
+            half = (len(ids) + 1) // 2
+            split = ((f"{side}-1", tuple(ids[:half])), (f"{side}-2", tuple(ids[half:])))
+        teams.append(TeamSpec(side, tuple(ids), given, split))
+    return SetupSpec(scenario.id, map_id, mode, tuple(teams))
+
+
+def _draft_spec(
+    rng: random.Random,
+    scenario: Scenario,
+    map_id: str | None = None,
+    size: int = 3,
+    secret: bool = True,
+) -> SetupSpec:
+    if scenario.free_for_all or scenario.ultimate:
+        raise UserError("choosing characters in the game is for two sides; not for this scenario")
+    if size not in (2, 3):
+        raise UserError(f"a side chooses two or three characters, not {size}")
+    map_id = map_id or rng.choice(scenario.maps)
+    board = load_map(map_id)
+    _check_map(board, scenario, map_id)
+    cards = tuple(c.id for c in load_characters().values() if c.box != "house-made")
+    items = tuple(sorted(i for i, card in load_items().items() if card.box != "house-made"))
+    draft = DraftSpec(size, 1 if size == 3 else 0, secret, cards, items)
+    return SetupSpec(scenario.id, map_id, "standard", (TeamSpec("dark"), TeamSpec("light")), draft)
+
+
+def scenario_setup(
+    rng: random.Random,
+    scenario: Scenario,
+    map_id: str | None = None,
+    mode: str | None = None,
+    players: int | None = None,
+    fixed: Mapping[str, tuple[tuple[str, ...], Mapping[str, str]]] | None = None,
+    size: int | None = None,
+) -> tuple[Setup, dict[str, tuple[str, ...]]]:
+    """A whole legal setup for `scenario`, what is not fixed drawn with `rng`. Returns the
+    setup and, for each side, its players."""
+    spec = _scenario_spec(rng, scenario, map_id, mode, players, fixed, size)
+    return build(spec), players_of(spec)
+
+
 def draft_setup(
     rng: random.Random,
     scenario: Scenario,
@@ -328,17 +623,17 @@ def draft_setup(
     """A setup whose teams are chosen in the game (Scenario Setup, step 5, as decisions): each
     side picks `size` characters and, with three, one item, in secret from its own collection
     or in the open from one shared collection."""
-    if scenario.free_for_all or scenario.ultimate:
-        raise UserError("choosing characters in the game is for two sides; not for this scenario")
-    if size not in (2, 3):
-        raise UserError(f"a side chooses two or three characters, not {size}")
-    map_id = map_id or rng.choice(scenario.maps)
-    board = load_map(map_id)
-    _check_map(board, scenario, map_id)
-    cards = tuple(c for c in load_characters().values() if c.box != "house-made")
-    items = tuple(sorted(i for i, card in load_items().items() if card.box != "house-made"))
-    base = make_setup(
-        [TeamSetup("dark", ()), TeamSetup("light", ())], map_id, scenario, None, board
-    )
-    draft = Draft(cards, items, size=size, items=1 if size == 3 else 0, secret=secret)
-    return replace(base, draft=draft)
+    return build(_draft_spec(rng, scenario, map_id, size, secret))
+
+
+def players_of(spec: SetupSpec) -> dict[str, tuple[str, ...]]:
+    """Each side's players: its own name, or its two players (More Players)."""
+    return {t.side: tuple(p for p, _ in t.players) or (t.side,) for t in spec.teams}
+
+
+def parse_spec(data: object) -> SetupSpec:
+    """A spec read from JSON, with a malformed field refused as a `UserError`."""
+    try:
+        return SetupSpec.from_json(data)  # type: ignore[arg-type]
+    except SpecError as e:
+        raise UserError(str(e)) from None

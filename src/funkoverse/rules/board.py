@@ -169,6 +169,7 @@ class Board:
     walls: frozenset[Edge] = frozenset()
     obstructed_points: frozenset[Point] = frozenset()
     rubble: frozenset[Rubble] = frozenset()
+    id: str = ""  # the shipped map's id ("themyscira"); empty for a map read from a file
     _xs: tuple[int, ...] = field(init=False, repr=False)
     _labels: tuple[str, ...] = field(init=False, repr=False)
     _label_index: dict[str, int] = field(init=False, repr=False)

@@ -94,6 +94,7 @@ class CharacterCard:
     box: str
     defense: int
     basic: bool = False
+    base: str = ""  # a basic character's base color: the side it comes with in its box
     dots: tuple[TokenColor, ...] = ()
     abilities: tuple[Ability, ...] = ()
     trait_name: str = ""

@@ -589,7 +589,9 @@ def parse(text: str) -> Choice:
         return bare
     word, sep, rest = text.partition(":")
     if not sep:
-        raise InvalidChoice(f"'{text}' is not a choice: ids read 'kind:detail', or 'rally', 'end', 'skip'")
+        raise InvalidChoice(
+            f"'{text}' is not a choice: ids read 'kind:detail', or 'rally', 'end', 'skip'"
+        )
     make = _WORDS.get(word)
     if make is not None:
         return make(text, rest)

@@ -78,9 +78,7 @@ def label(state: GameState, choice: Choice, names: dict[str, str] | None = None)
         return f"Choose {n(piece.id)}"
     if isinstance(choice, RollOutcome) and isinstance(top, RollFrame):
         dice = state.setup.dice
-        p = float(
-            win_probability([dice[d] for d in top.attack], [dice[d] for d in top.defense])
-        )
+        p = float(win_probability([dice[d] for d in top.attack], [dice[d] for d in top.defense]))
         if choice.won:
             return f"{n(top.challenger)} wins the challenge ({_pct(p)})"
         return f"{n(top.challenger)} loses the challenge ({_pct(1 - p)})"
@@ -97,13 +95,13 @@ def label(state: GameState, choice: Choice, names: dict[str, str] | None = None)
         return f"{who}: move to {choice.square}"
     if isinstance(choice, (Challenge, Target)):
         target = state.pieces[choice.target if isinstance(choice, Challenge) else choice.piece]
-        dice = BASIC_CHALLENGE_DICE
+        count = BASIC_CHALLENGE_DICE
         if isinstance(top, ChoiceFrame) and active is not None:
-            dice = attack_dice(state, active, target, top.step)
-        p = challenge_odds(state, dice, target)
+            count = attack_dice(state, active, target, top.step)
+        p = challenge_odds(state, count, target)
         state_word = "" if target.standing else " (knocked down: a win knocks it out)"
         return (
-            f"{who}: challenge {n(target.id)}{state_word}, {dice} dice vs "
+            f"{who}: challenge {n(target.id)}{state_word}, {count} dice vs "
             f"{defense_of(state, target)}, {_pct(p)}"
         )
     if isinstance(choice, Assist):
@@ -120,7 +118,9 @@ def label(state: GameState, choice: Choice, names: dict[str, str] | None = None)
         ability = find_ability(state, active, choice.ability)
         if ability is not None:
             on = f" on {n(choice.target)}" if choice.target in state.pieces else ""
-            return f"{who}: {ability.name}{on} ({ability.color.value} {ability.cost}) — {ability.text}"
+            return (
+                f"{who}: {ability.name}{on} ({ability.color.value} {ability.cost}) — {ability.text}"
+            )
     if isinstance(choice, UseItem) and active is not None and choice.item in state.setup.items:
         item = state.setup.items[choice.item]
         return f"{who}: use the {item.name} — {item.text}"

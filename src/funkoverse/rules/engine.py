@@ -303,7 +303,9 @@ def _choose(state: GameState, pid: str, events: Events) -> None:
         extra = hook.extra_actions(state, piece)
         if extra:
             state.actions_left += extra
-            events.append(Event(EventKind.EXTRA_ACTION, piece=piece.id, number=extra, name=hook.name))
+            events.append(
+                Event(EventKind.EXTRA_ACTION, piece=piece.id, number=extra, name=hook.name)
+            )
         state.stack.extend(reversed(list(hook.turn_start(state, piece))))
 
 
@@ -337,8 +339,8 @@ def _apply_action(state: GameState, choice: Choice, events: Events) -> None:
         ability = world.find_ability(state, piece, choice.ability)
         if ability is None:  # pragma: no cover - guarded by the legal choices
             raise IllegalChoice(f"{piece.name} has no ability '{choice.ability}'")
-        target = state.pieces.get(choice.target) if choice.target else None
-        _pay(state, piece, ability, target, events)
+        aimed = state.pieces.get(choice.target) if choice.target else None
+        _pay(state, piece, ability, aimed, events)
         state.stack.append(
             StepsFrame(piece.id, ability.name, ability.steps, 0, choice.target, piece.standing)
         )
@@ -469,8 +471,8 @@ def _run_round_end(state: GameState, frame: RoundEndFrame, events: Events) -> No
         for p in state.pieces.values():
             p.markers = 0  # Refresh
             p.exhausted = False
-        for side in state.sides.values():
-            side.returned = ()
+        for seat in state.sides.values():
+            seat.returned = ()
         nxt = order[1] if len(order) > 1 else order[0]
         state.first_player = nxt  # New first player (clockwise in a free-for-all)
         state.to_act = nxt

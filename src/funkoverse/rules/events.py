@@ -32,8 +32,12 @@ class EventKind(StrEnum):
     OFF_THE_TRACK = "off_the_track"  # piece, source: a character shifts off the cooldown track
     EXTRA_ACTION = "extra_action"  # piece, number, name (the trait or card)
     MOVED = "moved"  # piece, origin, square (origin == square: 0 squares)
-    CHALLENGE = "challenge"  # piece (challenger), other (target), number (dice), total (defense), source
-    DICE = "dice"  # piece, other, attack, defense, number (challenger's successes), total (defender's)
+    CHALLENGE = (
+        "challenge"  # piece (challenger), other (target), number (dice), total (defense), source
+    )
+    DICE = (
+        "dice"  # piece, other, attack, defense, number (challenger's successes), total (defender's)
+    )
     CHALLENGE_LOST = "challenge_lost"  # piece (the challenger)
     KNOCKED_DOWN = "knocked_down"  # piece
     KNOCKED_OUT = "knocked_out"  # piece, square (where it was)
@@ -43,7 +47,9 @@ class EventKind(StrEnum):
     ASSISTED = "assisted"  # piece, other (the ally)
     RALLIED = "rallied"  # piece
     ABILITY = "ability"  # piece, card (ability id), name, source (token color), number (track number; 0: no cost)
-    ITEM_USED = "item_used"  # piece, card (item id), name, number (track number; 0: no card on the track)
+    ITEM_USED = (
+        "item_used"  # piece, card (item id), name, number (track number; 0: no card on the track)
+    )
     COMPANION_ACTS = "companion_acts"  # piece (companion), name (the action)
     ABILITY_STOPPED = "ability_stopped"  # piece, name: knocked down in the middle of it
     ABILITY_ENDED = "ability_ended"  # piece, name, source (why)
@@ -200,7 +206,9 @@ def _plural(n: int, word: str) -> str:
 
 
 _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {
-    EventKind.FIRST_PLAYER: lambda e, n: f"The First Player marker lands {e.side}: {e.side} goes first.",
+    EventKind.FIRST_PLAYER: lambda e, n: (
+        f"The First Player marker lands {e.side}: {e.side} goes first."
+    ),
     EventKind.PICKED: lambda e, n: (
         f"{e.side} chooses a character: {e.name}." if e.name else f"{e.side} chooses a character."
     ),
@@ -217,7 +225,9 @@ _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {
     ),
     EventKind.LEADER_REVEALED: lambda e, n: f"{e.side} reveals its leader: {_n(n, e.piece)}.",
     EventKind.PLACED: lambda e, n: f"{_n(n, e.piece)} is placed at {e.square}.",
-    EventKind.RETURNED: lambda e, n: f"{_n(n, e.piece)} returns to the starting area at {e.square}.",
+    EventKind.RETURNED: lambda e, n: (
+        f"{_n(n, e.piece)} returns to the starting area at {e.square}."
+    ),
     EventKind.TURN: lambda e, n: (
         f"{_n(n, e.piece)} takes a turn."
         if e.number
@@ -243,7 +253,9 @@ _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {
         f"{_n(n, e.piece)}) against {_faces(e.defense)} ({_counted(e.defense, 'defense')}: "
         f"{e.total} for {_n(n, e.other)})."
     ),
-    EventKind.CHALLENGE_LOST: lambda e, n: f"{_n(n, e.piece)} loses the challenge: nothing happens.",
+    EventKind.CHALLENGE_LOST: lambda e, n: (
+        f"{_n(n, e.piece)} loses the challenge: nothing happens."
+    ),
     EventKind.KNOCKED_DOWN: lambda e, n: f"{_n(n, e.piece)} is knocked down.",
     EventKind.KNOCKED_OUT: lambda e, n: (
         f"{_n(n, e.piece)} is knocked out: onto the 1 of the cooldown track."
@@ -271,7 +283,9 @@ _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {
     EventKind.ABILITY_STOPPED: lambda e, n: (
         f"{e.name} stops: {_n(n, e.piece)} was knocked down in the middle of it."
     ),
-    EventKind.ABILITY_ENDED: lambda e, n: f"{e.name} ends: {e.source or 'a part of it cannot be done'}.",
+    EventKind.ABILITY_ENDED: lambda e, n: (
+        f"{e.name} ends: {e.source or 'a part of it cannot be done'}."
+    ),
     EventKind.PUSHED: lambda e, n: (
         f"{_n(n, e.piece)} pushes {_n(n, e.other)}: it stays at {e.square}."
         if e.origin == e.square
@@ -330,7 +344,9 @@ _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {
         f"The {e.name} joins {_n(n, e.piece)}'s roll"
         + (f" and goes on the {e.number} of the cooldown track." if e.number else ".")
     ),
-    EventKind.DIE_PLACED: lambda e, n: f"The {e.name} goes on the {e.number} of the cooldown track.",
+    EventKind.DIE_PLACED: lambda e, n: (
+        f"The {e.name} goes on the {e.number} of the cooldown track."
+    ),
     EventKind.DECLINED: lambda e, n: f"{_n(n, e.piece)}: declined.",
     EventKind.EXHAUSTED: lambda e, n: (
         f"{_n(n, e.piece)} is exhausted."

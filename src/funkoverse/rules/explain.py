@@ -86,7 +86,9 @@ def _why_draft(state: GameState, choice: Choice) -> str:
             return f"'{text}': '{choice.character}' is not in the collection"
         if any(cards[c].name == cards[choice.character].name for c in mine):
             return f"'{text}': characters with the same name cannot be allies (Mixing Games)"
-        return f"'{text}': {cards[choice.character].name} is already chosen from the shared collection"
+        return (
+            f"'{text}': {cards[choice.character].name} is already chosen from the shared collection"
+        )
     return (
         f"'{text}': an item goes to one of {side}'s characters that is not a basic character, "
         "once, from the items not yet chosen (Item Setup)"
@@ -107,7 +109,9 @@ def _why_place(state: GameState, choice: Choice) -> str:
     if piece.placed:
         return f"'{text}': {piece.name} is already on the map"
     if not geometry.placeable(state.board, state.on_map(), square):
-        return f"'{text}': {choice.square} is occupied or blocked (FAQ: Can I stand in this square?)"
+        return (
+            f"'{text}': {choice.square} is occupied or blocked (FAQ: Can I stand in this square?)"
+        )
     return (
         f"'{text}': {choice.square} is not in {state.to_act}'s starting area (Setup: place your "
         "characters on squares in your starting area)"
@@ -165,7 +169,9 @@ def _why_action(state: GameState, choice: Choice) -> str:
     if isinstance(choice, UseAbility):
         ability = find_ability(state, piece, choice.ability)
         if ability is None:
-            return f"'{text}': {name} has no ability '{choice.ability}' (basic characters have none)"
+            return (
+                f"'{text}': {name} has no ability '{choice.ability}' (basic characters have none)"
+            )
         if state.sides[piece.side].pool.get(ability.color, 0) <= 0:
             return (
                 f"'{text}': no {ability.color.value} token in the pool (Doing an Ability: no "

@@ -128,13 +128,9 @@ def action_menu(state: GameState) -> list[Choice]:
     else:
         board = state.board
         # Basic actions. FAQ: a move may be of zero squares.
-        menu.extend(
-            Move(board.label(sq)) for sq in world.move_options(state, piece, BASIC_MOVE)
-        )
+        menu.extend(Move(board.label(sq)) for sq in world.move_options(state, piece, BASIC_MOVE))
         pieces = state.on_map()
-        menu.extend(
-            Challenge(t.id) for t in geometry.challenge_targets(board, piece, pieces, None)
-        )
+        menu.extend(Challenge(t.id) for t in geometry.challenge_targets(board, piece, pieces, None))
         squares = world.reach_set(state, piece, "assist")
         menu.extend(Assist(p.id) for p in world.knocked_down_allies_in(state, piece, squares))
         menu.extend(interact_targets(state, piece))

@@ -9,10 +9,16 @@ BASIC_CHALLENGE_DICE = 2  # Basic Challenge: "rolls 2 dice"
 TRACK_LENGTH = 4  # Cooldown Tracks: "numbered 1 to 4"
 KNOCKED_OUT_SLOT = 1  # Knocked Out: "place the character on the 1 of their player's cooldown track"
 COMPANION_SLOT = 1  # Companions: "place it on the 1 of its owner's cooldown track"
-POINT_MARKER_SLOT = 4  # Point Markers: "Place the point marker ... on the 4 of their cooldown track"
-POINT_MARKER_POINTS = 1  # Point Markers: "the character may do the interact action to immediately gain a point"
+POINT_MARKER_SLOT = (
+    4  # Point Markers: "Place the point marker ... on the 4 of their cooldown track"
+)
+POINT_MARKER_POINTS = (
+    1  # Point Markers: "the character may do the interact action to immediately gain a point"
+)
 ULTIMATE_MARKERS = 3  # Ultimate Mode: "The ultimate character takes three exhausted markers"
-FLAG_POINTS = 2  # Flags: "If a character returns to your starting area using the rule above, gain 2 points."
+FLAG_POINTS = (
+    2  # Flags: "If a character returns to your starting area using the rule above, gain 2 points."
+)
 CONTROL_MARKERS = 3  # Components: "3 control markers"
 LEADER_POINTS = {  # Leaders, "Gaining points": (who knocks out, whom)
     ("leader", "leader"): 4,

@@ -61,6 +61,9 @@ class Scenario:
     free_for_all: bool = False
     ultimate: bool = False
     note: str = ""
+    sizes: tuple[int, ...] = (2, 3)  # characters a side it is played with
+    attachments: bool = True  # False: items and other attachments are set aside
+    first_game: bool = False  # each side plays its box's characters and matching basic character
 
     # -- targets -----------------------------------------------------------------
 
@@ -92,7 +95,9 @@ class Scenario:
 
     # -- knock-outs ----------------------------------------------------------------
 
-    def on_knockout(self, state: GameState, by: Piece | None, victim: Piece, events: Events) -> None:
+    def on_knockout(
+        self, state: GameState, by: Piece | None, victim: Piece, events: Events
+    ) -> None:
         """Called when `victim` is knocked out, while it is still in its square; `by` is who
         gets the credit (if anyone)."""
         if victim.kind not in KNOCKABLE_KINDS:
@@ -137,7 +142,9 @@ class Scenario:
         whom = "leader" if victim.id == rival_leader else "rival"
         why = {"leader": "your leader", "ally": "your leader's ally"}[who]
         whom_words = {"leader": "a rival leader", "rival": "a rival"}[whom]
-        self.gain(state, by.side, LEADER_POINTS[(who, whom)], f"{why} knocks out {whom_words}", events)
+        self.gain(
+            state, by.side, LEADER_POINTS[(who, whom)], f"{why} knocks out {whom_words}", events
+        )
 
     # -- setup -----------------------------------------------------------------------
 
@@ -240,7 +247,9 @@ class Scenario:
         side = state.sides[decider]
         side.returned = (*side.returned, piece.id)  # each returns at most once a round end
         piece.square = None
-        events.append(Event(EventKind.FLAG_RETURN, piece=piece.id, side=decider, number=FLAG_POINTS))
+        events.append(
+            Event(EventKind.FLAG_RETURN, piece=piece.id, side=decider, number=FLAG_POINTS)
+        )
         self.gain(state, decider, FLAG_POINTS, "a return from the rival flag", events)
         # more of the side's characters may still return; then the chosen one is placed
         state.stack.append(ChoiceFrame(decider, Step("flag_return"), "", True, "scenario"))
@@ -305,9 +314,10 @@ class Scenario:
             self.gain(state, actor.side, card.points, card.name, events)
             return True
         if isinstance(thing, Interact):
-            marker = state.pieces.get(thing.thing)
-            if not self.point_markers or marker is None or marker.role is not Role.POINT:
+            point = state.pieces.get(thing.thing)
+            if not self.point_markers or point is None or point.role is not Role.POINT:
                 return False
+            marker = point
             side = state.sides[actor.side]
             marker.square = None
             for slot in side.track:

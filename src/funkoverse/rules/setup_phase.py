@@ -199,9 +199,9 @@ def reveal_draft(state: GameState, events: Events) -> None:
             Event(EventKind.TEAM_REVEALED, side=team.side, names=tuple(c.name for c in chosen))
         )
     state.setup = replace(state.setup, teams=tuple(teams), draft=None)
-    for side in state.seats:
-        state.sides[side].picks = ()
-        state.sides[side].gifts = ()
+    for seat in state.seats:
+        state.sides[seat].picks = ()
+        state.sides[seat].gifts = ()
     create_pieces(state)
     state.to_act = state.first_player
     state.phase = Phase.SECRET if state.setup.scenario.leaders else Phase.PLACE

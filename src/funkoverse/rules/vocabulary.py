@@ -181,7 +181,8 @@ _register(Op("stand_up_or_shift_off", frozenset(), run=_stand_up_or_shift_off))
 def _move_options(state: GameState, frame: ChoiceFrame) -> list[Choice]:
     piece = state.pieces[frame.piece]
     return [
-        Move(_label(state, sq)) for sq in world.move_options(state, piece, frame.step.int("squares"))
+        Move(_label(state, sq))
+        for sq in world.move_options(state, piece, frame.step.int("squares"))
     ]
 
 
@@ -195,7 +196,9 @@ def _move_apply(
 def move_piece(state: GameState, piece: Piece, square: int, events: Events) -> None:
     """Moving: `piece` ends its move in `square` (its own square: a move of 0)."""
     origin = _label(state, piece.square) if piece.square is not None else None
-    events.append(Event(EventKind.MOVED, piece=piece.id, origin=origin, square=_label(state, square)))
+    events.append(
+        Event(EventKind.MOVED, piece=piece.id, origin=origin, square=_label(state, square))
+    )
     piece.square = square
 
 
@@ -294,8 +297,7 @@ def _challenge_reach(
         adjacent = state.board.adjacent_set
         return any(not rivals.isdisjoint(adjacent(sq)) for sq in squares)
     return any(
-        _targets_from(state, piece, sq, reach if isinstance(reach, int) else None)
-        for sq in squares
+        _targets_from(state, piece, sq, reach if isinstance(reach, int) else None) for sq in squares
     )
 
 
@@ -343,8 +345,7 @@ def _each_within_reach(
 ) -> bool:
     within = s.int("within", 1)
     return any(
-        _from_square(state, piece, sq, lambda: _each_within(state, piece, within))
-        for sq in squares
+        _from_square(state, piece, sq, lambda: _each_within(state, piece, within)) for sq in squares
     )
 
 
@@ -382,9 +383,7 @@ def assist(state: GameState, piece: Piece, ally: Piece, events: Events) -> None:
     stand_up(state, ally, "Assist", events)
 
 
-_register(
-    Op("assist", frozenset({"optional"}), options=_assist_options, apply=_assist_apply)
-)
+_register(Op("assist", frozenset({"optional"}), options=_assist_options, apply=_assist_apply))
 
 
 def interact_targets(state: GameState, piece: Piece, only: str = "") -> list[Choice]:
@@ -487,7 +486,9 @@ def _push_apply(
     target.square = state.board.parse_label(choice.square)
     update_steps(state, targets=(*targets_so_far(state), target.id), target=target.id)
     events.append(
-        Event(EventKind.PUSHED, piece=piece.id, other=target.id, origin=origin, square=choice.square)
+        Event(
+            EventKind.PUSHED, piece=piece.id, other=target.id, origin=origin, square=choice.square
+        )
     )
 
 
@@ -550,7 +551,9 @@ def _pull_apply(
     target.square = state.board.parse_label(choice.square)
     update_steps(state, target=target.id)
     events.append(
-        Event(EventKind.PULLED, piece=piece.id, other=target.id, origin=origin, square=choice.square)
+        Event(
+            EventKind.PULLED, piece=piece.id, other=target.id, origin=origin, square=choice.square
+        )
     )
 
 
@@ -736,9 +739,7 @@ def token_place_options(
     free = [t for t in tokens if t.square is None]
     if free:
         return [PlaceToken(free[0].id, _label(state, sq)) for sq in squares]
-    return [
-        PlaceToken(t.id, _label(state, sq)) for t in tokens for sq in squares if sq != t.square
-    ]
+    return [PlaceToken(t.id, _label(state, sq)) for t in tokens for sq in squares if sq != t.square]
 
 
 def place_token(state: GameState, piece: Piece, choice: Choice, events: Events) -> None:
@@ -778,9 +779,7 @@ def _token_reach(
     return _play_out(state, piece, s, squares, rest)
 
 
-def _rest_from(
-    state: GameState, piece: Piece, squares: set[int], rest: tuple[Step, ...]
-) -> bool:
+def _rest_from(state: GameState, piece: Piece, squares: set[int], rest: tuple[Step, ...]) -> bool:
     return any(
         bool(_from_square(state, piece, sq, lambda: possible_target(state, piece, rest)))
         for sq in squares

@@ -14,7 +14,12 @@ from funkoverse.rules.hooks import Hook, Modifier
 from funkoverse.rules.pieces import RIVAL_KINDS, Role
 from funkoverse.rules.stack import nearest_roll
 from funkoverse.rules.state import GameState, Piece
-from funkoverse.rules.vocabulary import place_token, token_off, token_off_options, token_place_options
+from funkoverse.rules.vocabulary import (
+    place_token,
+    token_off,
+    token_off_options,
+    token_place_options,
+)
 
 BLOOD_TOKEN = ("component", "blood")
 BLOOD_SLOT = 3
