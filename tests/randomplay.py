@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.rules import engine
+from funkoverse.rules.choices import parse
 from funkoverse.rules.game import Game
 from funkoverse.rules.invariants import initial_tokens, violations
 from funkoverse.rules.state import CHANCE, Setup
 
 
 def play_checked(setup: Setup, seed: int, max_rounds: int) -> Game:
-    """Play `setup` with a random agent a side, checking every invariant after every choice,
-    and check that the log replays to the identical state."""
+    """Play `setup` with a random agent a side, checking every invariant after every choice
+    and that every legal choice's id reads back to it, and check that the log replays to the
+    identical state."""
     game = Game(setup, seed)
     agents = {side: RandomAgent(seed * 7 + i + 1) for i, side in enumerate(game.state.seats)}
     tokens = initial_tokens(game.state)
@@ -22,7 +24,10 @@ def play_checked(setup: Setup, seed: int, max_rounds: int) -> Game:
             game.play_chance()
         else:
             assert decider is not None
-            game.play(agents[decider].choose(game.state, engine.choices(game.state)))
+            choices = engine.choices(game.state)
+            for c in choices:  # a choice is a value: its id reads back to it
+                assert parse(c.format()) == c, c
+            game.play(agents[decider].choose(game.state, choices))
         broken = violations(game.state, tokens, points)
         assert not broken, f"seed {seed}, after {game.log[-1]!r}: {broken}"
         points = {s: game.state.sides[s].points for s in game.state.seats}

@@ -241,3 +241,56 @@ def test_minion_tokens_block_and_challenge_as_characters_and_are_removed_when_th
     game.play("roll:win")
     assert game.state.pieces["dracula"].square is None
     assert game.state.sides["dark"].points == 1  # credited to Wonder Woman's side
+
+
+def _bonus_game(dark: dict[str, str], light: dict[str, str], teams: tuple[list[str], list[str]]):  # type: ignore[no-untyped-def]
+    setup = make_setup(
+        [
+            replace(team("dark", teams[0]), bonus=("supply-cache",)),
+            replace(team("light", teams[1]), bonus=("supply-cache",)),
+        ],
+        "urzari-jungle",
+        SCORING,
+    )
+    return _at(setup, {**dark, **light})
+
+
+def test_bonus_objective_marker_is_not_a_rival_mesmerize_cannot_pull_it() -> None:
+    """Glossary, Markers: "characters cannot move or target markers". A bonus objective
+    marker blocks as a character does, but it is a marker, not a rival: Mesmerize ("Pull a
+    rival Dracula can see 2 squares. Do a basic challenge.") has no target in it."""
+    game = _bonus_game(
+        {"wonder-woman": "a1", "priestess": "b1", "supply-cache-dark": "e8"},
+        {"dracula": "e10", "villager": "j10", "supply-cache-light": "a3"},
+        (["wonder-woman", "priestess"], ["dracula", "villager"]),
+    )
+    game.play("choose:wonder-woman")
+    game.play("end")
+    game.play("choose:dracula")
+    assert not [c for c in engine.legal_choices(game.state) if c.startswith("ability:mesmerize")]
+
+
+def test_bonus_objective_marker_is_not_a_rival_divine_resolve_does_not_push_it() -> None:
+    """Divine Resolve: "Push all adjacent rivals 1 square away" — not the marker beside her."""
+    game = _bonus_game(
+        {"wonder-woman": "d8", "priestess": "a1", "supply-cache-dark": "j1"},
+        {"dracula": "j10", "villager": "i10", "supply-cache-light": "e8"},
+        (["wonder-woman", "priestess"], ["dracula", "villager"]),
+    )
+    game.play("choose:wonder-woman")
+    game.play("ability:divine-resolve")
+    assert not [c for c in engine.legal_choices(game.state) if c.startswith("push:")]
+    assert game.state.pieces["supply-cache-light"].square == game.state.board.parse_label("e8")
+
+
+def test_bonus_objective_marker_is_not_a_rival_savage_hunger_is_not_offered_for_it() -> None:
+    """Savage Hunger: "Choose a rival within 2 squares that The Cheetah can see and place her
+    adjacent to them. Do a challenge 2 to them." With only the marker in reach there is no
+    possible target, so the challenge action is not offered."""
+    game = _bonus_game(
+        {"the-cheetah": "d8", "priestess": "a1", "supply-cache-dark": "j1"},
+        {"dracula": "j10", "villager": "i10", "supply-cache-light": "f8"},
+        (["the-cheetah", "priestess"], ["dracula", "villager"]),
+    )
+    game.play("choose:the-cheetah")
+    assert "ability:savage-hunger" not in engine.legal_choices(game.state)

@@ -326,3 +326,32 @@ def test_forbidden_depths_tunnels_stay_when_the_creature_is_knocked_out() -> Non
     assert _at(game, "tunnel-dark-1") == "b2" and _at(game, "tunnel-dark-2") == "d4"
     # and Forbidden Depths still works: a rival may discard one
     assert "interact:tunnel-dark-1" in engine.legal_choices(game.state)
+
+
+def test_aquatic_ambush_is_not_offered_when_no_rival_can_be_reached() -> None:
+    """Abilities That Are Challenge Actions: "If there is no possible target, you cannot do a
+    challenge action." Placing a Tunnel first does not make every rival a target: with no
+    rival a move of 1 can bring beside it, Aquatic Ambush is not offered (its token would be
+    spent for nothing)."""
+    game = position({"the-creature": "b2"}, {"villager": "f6"})
+    _start(game)
+    assert "ability:aquatic-ambush" not in engine.legal_choices(game.state)
+
+
+def test_aquatic_ambush_is_offered_when_its_move_1_reaches_a_rival() -> None:
+    game = position({"the-creature": "b2"}, {"villager": "d3"})
+    _start(game)
+    assert "ability:aquatic-ambush" in engine.legal_choices(game.state)
+
+
+def test_aquatic_ambush_is_offered_when_only_the_tunnel_it_places_reaches_a_rival() -> None:
+    """The pre-check follows the steps in every way they can go: a Tunnel in The Creature's
+    square and one placed 2 away on d3 link for its move of 1, which ends beside the villager
+    on e3; no square a plain move of 1 reaches is beside it."""
+    game = position({"the-creature": "b2"}, {"villager": "e3"}, tokens={"tunnel-dark-1": "b2"})
+    _start(game)
+    assert "ability:aquatic-ambush" in engine.legal_choices(game.state)
+    game.play("ability:aquatic-ambush")
+    game.play("token:tunnel-dark-2:d3")
+    game.play("move:d3")
+    assert engine.legal_choices(game.state) == ["target:villager"]

@@ -248,3 +248,41 @@ def test_elusive_trickster_he_does_not_block_what_rivals_see_from_afar() -> None
     game.play("ability:mesmerize")
     # Dracula sees the Villager past him, and pulls it through its ally's square to b2
     assert "pull:villager:b2" in engine.legal_choices(game.state)
+
+
+def test_sneaking_card_a_rival_minion_token_sees_him_too() -> None:
+    """Sneaking: "if no rivals can see him he may do an action" — rivals are "characters,
+    companions, and minion tokens controlled by your opponent(s)" (Glossary: Rival), and a
+    minion token "follows the same rules for ... what the token can see as characters"."""
+    seen = position(
+        {"invisible-man": "b2"},
+        {"wonder-woman": "f6"},
+        items={"light": [("clockwork-minion", "wonder-woman")]},
+        tokens={"minion-light-1": "b3"},
+    )
+    seen.state.pieces["invisible-man"].statuses = ("sneaking",)
+    seen.play("choose:invisible-man")
+    assert seen.state.actions_left == 2
+    unseen = position(
+        {"invisible-man": "b2"},
+        {"wonder-woman": "f6"},
+        items={"light": [("clockwork-minion", "wonder-woman")]},
+    )
+    unseen.state.pieces["invisible-man"].statuses = ("sneaking",)
+    unseen.play("choose:invisible-man")
+    assert unseen.state.actions_left == 3
+
+
+def test_ruling_a_rally_spends_two_actions_and_sneaking_keeps_its_extra_one() -> None:
+    """Rally: "they may use both of their actions to stand up" — two actions. Sneaking's
+    extra action, given at the start of his turn, is still his after the rally (the card is
+    discarded by the rally), and standing he may use it (docs/rulings.md)."""
+    game = position({"invisible-man": "b2"}, {"villager": "f6"}, knocked_down=["invisible-man"])
+    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    game.play("choose:invisible-man")
+    assert game.state.actions_left == 3
+    game.play("rally")
+    man = game.state.pieces["invisible-man"]
+    assert man.standing and man.statuses == ()
+    assert game.state.actions_left == 1
+    assert "move:b4" in engine.legal_choices(game.state)

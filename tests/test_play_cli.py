@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -179,3 +180,98 @@ def test_draft_chooses_the_teams_in_the_game() -> None:
         assert len(summary["sides"][side]["items"]) == 1
     refused = _run("play", "--draft", "3", "--dark", "priestess,villager")
     assert refused.returncode == 2 and "--draft" in refused.stderr
+
+
+def test_play_save_writes_the_game_after_every_choice_and_load_carries_it_on(
+    tmp_path: Path,
+) -> None:
+    """A game file is its spec, seed and log; --load plays the log again and goes on."""
+    path = tmp_path / "game.json"
+    first = _run(
+        "play",
+        "--seed",
+        "5",
+        "--scenario",
+        "flags",
+        "--size",
+        "2",
+        "--max-rounds",
+        "2",
+        "--save",
+        str(path),
+        "--json",
+    )
+    assert first.returncode == 0, first.stderr
+    saved = json.loads(path.read_text())
+    assert saved["format"] == "funkoverse-game" and saved["seed"] == 5
+    assert saved["spec"]["scenario"] == "flags"
+    stopped = json.loads(first.stdout)
+    assert [e["choice"] for e in saved["log"]] == stopped["choices"]
+    later = _run("play", "--load", str(path), "--max-rounds", "200", "--json")
+    assert later.returncode == 0, later.stderr
+    summary = json.loads(later.stdout)
+    assert summary["choices"][: len(stopped["choices"])] == stopped["choices"]
+    assert summary["winner"] in ("dark", "light")
+
+
+def test_replay_steps_through_a_saved_game_and_prints_its_summary(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    assert (
+        _run(
+            "play", "--seed", "3", "--scenario", "first-knockout", "--save", str(path), "--json"
+        ).returncode
+        == 0
+    )
+    summary = json.loads(_run("replay", str(path), "--json").stdout)
+    assert summary["over"] and summary["winner"] in ("dark", "light")
+    shown = _run("replay", str(path), stdin="n\nn\nb\nr 2\ne\nq\n")
+    assert shown.returncode == 0, shown.stderr
+    out = shown.stdout
+    assert "entry 0 of" in out and "entry 1 of" in out and "entry 2 of" in out
+    assert "Round 2" in out and f"{summary['winner']} wins" in out
+
+
+def test_a_damaged_or_edited_game_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    assert (
+        _run(
+            "play",
+            "--seed",
+            "3",
+            "--scenario",
+            "flags",
+            "--size",
+            "2",
+            "--max-rounds",
+            "1",
+            "--save",
+            str(path),
+            "--json",
+        ).returncode
+        == 0
+    )
+    text = path.read_text()
+    data = json.loads(text)
+    cases = {
+        "cut.json": (text[: len(text) // 2], "damaged or cut short"),
+        "format.json": (json.dumps({**data, "format": "chess"}), "not a saved game"),
+        "spec.json": (json.dumps({**data, "spec": {**data["spec"], "map": 7}}), "spec field 'map'"),
+        "unknown.json": (
+            json.dumps({**data, "spec": {**data["spec"], "scenario": "darts"}}),
+            "unknown scenario",
+        ),
+    }
+    log = list(data["log"])
+    at = next(
+        i for i, e in enumerate(log) if e["kind"] == "choice" and e["choice"].startswith("move:")
+    )
+    log[at] = {**log[at], "choice": "move:z99"}
+    cases["illegal.json"] = (json.dumps({**data, "log": log}), f"log entry {at + 1}")
+    for name, (body, words) in cases.items():
+        bad = tmp_path / name
+        bad.write_text(body)
+        for command in (["replay", str(bad)], ["play", "--load", str(bad), "--json"]):
+            result = _run(*command)
+            assert result.returncode == 2, (name, result.stderr)
+            assert words in result.stderr, (name, result.stderr)
+            assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr

@@ -527,3 +527,52 @@ def test_the_mode_follows_from_the_scenario_and_the_number_of_players() -> None:
 def test_an_unknown_scenario_is_refused_with_the_known_ones() -> None:
     with pytest.raises(UserError, match=r"known: .*flags"):
         scenario("capture-the-moon")
+
+
+# =========================================================================== the first games
+
+
+def test_your_first_game_dc_a_character_and_the_matching_basic_character_no_items() -> None:
+    """DC Comics 102, Your First Game, Setup: "Set aside ... the Lasso of Truth"; "One player
+    takes the dark character base and the basic character that matches their base color";
+    "Each player chooses a character"; "Place the map with the Urzari Jungle face up"."""
+    from funkoverse.content.setups import SetupRequest, draw_spec
+
+    seen = set()
+    for seed in range(30):
+        spec = draw_spec(SetupRequest(scenario="first-knockout"), seed)
+        assert spec.map == "urzari-jungle"
+        dark, light = spec.teams
+        assert dark.characters[1] == "priestess" and light.characters[1] == "hyena-warrior"
+        chosen = {dark.characters[0], light.characters[0]}
+        assert chosen == {"wonder-woman", "the-cheetah"}
+        assert not dark.items and not light.items
+        seen.add(dark.characters[0])
+    assert seen == {"wonder-woman", "the-cheetah"}
+
+
+def test_your_first_game_monsters_two_characters_and_the_matching_basic_character() -> None:
+    """Universal Monsters 100, Your First Game, Setup: "Set aside Shovel, Fishing Net"; "Each
+    player chooses two characters ... Your three characters are allies"."""
+    from funkoverse.content.setups import SetupRequest, draw_spec
+
+    monsters = {"dracula", "the-creature", "the-bride", "invisible-man"}
+    for seed in range(30):
+        spec = draw_spec(SetupRequest(scenario="monsters-first-game"), seed)
+        dark, light = spec.teams
+        assert len(dark.characters) == len(light.characters) == 3
+        assert dark.characters[2] == "mad-scientist" and light.characters[2] == "villager"
+        assert set(dark.characters[:2]) | set(light.characters[:2]) == monsters
+        assert not dark.items and not light.items
+
+
+def test_your_first_game_sets_the_items_aside() -> None:
+    """Your First Game, Setup 1: the items are set aside, so a first game with one is refused."""
+    from funkoverse.content.setups import SetupRequest, build, draw_spec
+
+    spec = draw_spec(SetupRequest(scenario="first-knockout"), 1)
+    dark, light = spec.teams
+    armed = dataclasses.replace(dark, items=(("lasso-of-truth", dark.characters[0]),))
+    disarmed = dataclasses.replace(light, items=(("shovel", light.characters[0]),))
+    with pytest.raises(UserError, match="set"):
+        build(dataclasses.replace(spec, teams=(armed, disarmed)))

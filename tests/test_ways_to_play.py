@@ -555,3 +555,69 @@ def test_play_refuses_a_mode_that_does_not_fit(capsys: pytest.CaptureFixture[str
     status = main(["play", "--scenario", "brawl", "--players", "2", "--seed", "1", "--json"])
     _, err = capsys.readouterr()
     assert status == 2 and "3 or 4 players" in err
+
+
+def test_ultimate_goes_first_whatever_made_the_setup() -> None:
+    """Ultimate Mode Rules: "At the start of the game, the ultimate character goes first." A
+    setup made without the scenario's setup builder does not flip the First Player marker,
+    and one that names another first player is overruled."""
+    hero = load_ultimates()
+    ultimate_id = sorted(hero)[0]
+    for first in (None, "light"):
+        setup = make_setup(
+            [
+                TeamSetup(
+                    "dark",
+                    team("dark", [ultimate_id]).characters,
+                    ultimate=True,
+                    extra_dots=hero[ultimate_id][1],
+                ),
+                team("light", ["priestess", "villager", "hyena-warrior"]),
+            ],
+            "themyscira",
+            scenario("titans"),
+            first_player=first,
+        )
+        game = Game(setup, 1)
+        assert game.decider != CHANCE
+        assert game.state.first_player == "dark" and game.decider == "dark"
+
+
+def test_ruling_an_ultimate_character_shifted_off_at_its_turn_may_still_use_its_start_of_turn_trait() -> (
+    None
+):
+    """Forbidden Depths: "At the start of The Creature's turn, you may place a Tunnel token in
+    its square"; Ultimate Mode: "At the start of the ultimate character's turn, if they are on
+    the cooldown track, shift them off." Both are caused by one player, who "may choose the
+    order" (FAQ, Timing): it returns first, and then may place its Tunnel (docs/rulings.md)."""
+    setup = make_setup(
+        [
+            TeamSetup(
+                "dark",
+                team("dark", ["the-creature"]).characters,
+                ultimate=True,
+                extra_dots=load_ultimates()["the-creature"][1],
+            ),
+            team("light", ["priestess", "villager", "hyena-warrior"]),
+        ],
+        "themyscira",
+        scenario("titans"),
+    )
+    b = setup.board
+    state = new_game_at(
+        setup,
+        {
+            p: b.parse_label(sq)
+            for p, sq in (("priestess", "a1"), ("villager", "b1"), ("hyena-warrior", "c1"))
+        },
+        "dark",
+    )
+    game = Game.at(state)
+    assert state.pieces["the-creature"].square is None  # on the 1 of its track
+    game.play("choose:the-creature")
+    returns = engine.legal_choices(state)
+    assert returns and all(c.startswith("return:the-creature:") for c in returns)
+    game.play(returns[0])
+    creature = state.pieces["the-creature"]
+    here = b.label(creature.square or 0)
+    assert engine.legal_choices(state) == [f"token:tunnel-dark-1:{here}", "skip"]

@@ -13,7 +13,8 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from funkoverse.rules.choices import Choice
+from funkoverse.rules.choices import Choice, Move
+from funkoverse.rules.frames import ChoiceFrame
 from funkoverse.rules.state import GameState
 
 
@@ -31,10 +32,21 @@ class Agent(Protocol):
         ...
 
 
+def _stay(state: GameState) -> Choice | None:
+    """A move of 0 squares for the character acting now (legal, but a pass)."""
+    top = state.stack[-1] if state.stack else None
+    mover = top.piece if isinstance(top, ChoiceFrame) else state.active
+    piece = state.pieces.get(mover or "")
+    if piece is None or piece.square is None:
+        return None
+    return Move(state.board.label(piece.square))
+
+
 class RandomAgent:
     """Plays at random from its own seeded generator: first a kind of choice (move, challenge,
     assist, end, ...) uniformly, then one choice of that kind uniformly, so that the many
-    squares a move can reach do not drown out the one challenge on offer."""
+    squares a move can reach do not drown out the one challenge on offer. A move of 0 squares
+    is taken only when nothing else is left."""
 
     name = "random"
 
@@ -43,8 +55,12 @@ class RandomAgent:
 
     def choose(self, state: GameState, choices: list[Choice]) -> Choice:
         kinds: dict[str, list[Choice]] = {}
+        stay = _stay(state)
         for choice in choices:
-            kinds.setdefault(choice.kind, []).append(choice)
+            if choice != stay:
+                kinds.setdefault(choice.kind, []).append(choice)
+        if not kinds:
+            return choices[0]
         groups = list(kinds.values())
         group = groups[self.rng.randrange(len(groups))]
         return group[self.rng.randrange(len(group))]

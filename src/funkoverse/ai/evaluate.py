@@ -47,24 +47,26 @@ returns a round later at the earliest (`flag_returns_open`).
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from funkoverse.rules import engine
+from funkoverse.rules import engine, numbers
 from funkoverse.rules.board import Board
-from funkoverse.rules.cards import CharacterCard, Step, TokenColor
-from funkoverse.rules.dice import win_probability
+from funkoverse.rules.cards import CharacterCard, ItemCard, Step, TokenColor
+from funkoverse.rules.dice import DieSpec, win_probability
 from funkoverse.rules.frames import RoundEndFrame
 from funkoverse.rules.numbers import FLAG_POINTS
 from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind, Role
 from funkoverse.rules.scenario import flag_returns_open
 from funkoverse.rules.state import CHANCE, GameState, Phase, Piece
 
-BASIC_MOVE = 2  # squares a basic move covers
-BASIC_DICE = 2  # dice a basic challenge rolls
-ACTIONS = 2  # actions in a turn
-RALLY = 2  # actions a rally takes
+BASIC_MOVE = numbers.BASIC_MOVE  # squares a basic move covers
+BASIC_DICE = numbers.BASIC_CHALLENGE_DICE  # dice a basic challenge rolls
+ACTIONS = numbers.ACTIONS_PER_TURN  # actions in a turn
+RALLY = numbers.RALLY_ACTIONS  # actions a rally takes
 
 
 @dataclass(frozen=True)
@@ -188,17 +190,16 @@ class _Walks:
             self.squares.append(steps)
 
 
-_WALKS: dict[int, tuple[Board, _Walks]] = {}
+# Each board's table lives as long as the board does.
+_WALKS: weakref.WeakKeyDictionary[Board, _Walks] = weakref.WeakKeyDictionary()
 
 
 def walks(board: Board) -> _Walks:
-    hit = _WALKS.get(id(board))
-    if hit is not None and hit[0] is board:
-        return hit[1]
-    if len(_WALKS) > 32:
-        _WALKS.clear()
-    table = _Walks(board)
-    _WALKS[id(board)] = (board, table)
+    """The walk table of `board`, built once per board."""
+    table = _WALKS.get(board)
+    if table is None:
+        table = _Walks(board)
+        _WALKS[board] = table
     return table
 
 
@@ -206,18 +207,14 @@ def walks(board: Board) -> _Walks:
 
 
 def _p_win(state: GameState, dice: int, defense: int) -> float:
-    cache: dict[tuple[int, int, int], float] = _P_CACHE
-    key = (id(state.setup.dice), dice, defense)
-    p = cache.get(key)
-    if p is None:
-        specs = state.setup.dice
-        die = specs.get("standard") or next(iter(specs.values()))
-        p = float(win_probability([die] * dice, [die] * defense))
-        cache[key] = p
-    return p
+    """The chance that `dice` standard dice beat `defense` standard dice."""
+    specs = state.setup.dice
+    return _p_win_with(specs.get("standard") or next(iter(specs.values())), dice, defense)
 
 
-_P_CACHE: dict[tuple[int, int, int], float] = {}
+@lru_cache(maxsize=1024)
+def _p_win_with(die: DieSpec, dice: int, defense: int) -> float:
+    return float(win_probability([die] * dice, [die] * defense))
 
 
 def _knock_chances(p: float, challenges: int, standing: bool) -> tuple[float, float]:
@@ -275,40 +272,21 @@ def _read_strike(steps: Sequence[Step], color: TokenColor | None) -> _Strike | N
     return None
 
 
-_STRIKES: dict[str, tuple[_Strike, ...]] = {}
-
-
 def _strikes(card: CharacterCard | None) -> tuple[_Strike, ...]:
     """The challenge abilities printed on `card`, read from their steps."""
     if card is None:
         return ()
-    hit = _STRIKES.get(card.id)
-    if hit is None:
-        found = (
-            _read_strike(ability.steps, ability.color)
-            for ability in card.abilities
-            if ability.challenge_action
-        )
-        hit = tuple(strike for strike in found if strike is not None)
-        _STRIKES[card.id] = hit
-    return hit
+    found = (
+        _read_strike(ability.steps, ability.color)
+        for ability in card.abilities
+        if ability.challenge_action
+    )
+    return tuple(strike for strike in found if strike is not None)
 
 
-_ITEM_STRIKES: dict[str, _Strike | None] = {}
-
-
-def _item_strikes(state: GameState, piece: Piece) -> list[_Strike]:
-    """The challenges of the items `piece` may use now (`engine.ready_items`)."""
-    found = []
-    for item_id, item in engine.ready_items(state, piece):
-        if not item.challenge_action:
-            continue
-        if item_id not in _ITEM_STRIKES:
-            _ITEM_STRIKES[item_id] = _read_strike(item.steps, None)
-        strike = _ITEM_STRIKES[item_id]
-        if strike is not None:
-            found.append(strike)
-    return found
+def _item_strike(item: ItemCard) -> _Strike | None:
+    """The challenge of a challenge item, read from its steps."""
+    return _read_strike(item.steps, None) if item.challenge_action else None
 
 
 # ------------------------------------------------------------------ the evaluator
@@ -369,6 +347,28 @@ class Evaluator:
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.w = weights
         self._ko_cache: dict[tuple[Any, ...], tuple[bool, int]] = {}
+        # what a card's steps say, read once for this evaluator (cards are immutable)
+        self._strikes: dict[int, tuple[CharacterCard | None, tuple[_Strike, ...]]] = {}
+        self._items: dict[str, tuple[ItemCard, _Strike | None]] = {}
+
+    def _card_strikes(self, card: CharacterCard | None) -> tuple[_Strike, ...]:
+        hit = self._strikes.get(id(card))
+        if hit is None or hit[0] is not card:
+            hit = (card, _strikes(card))
+            self._strikes[id(card)] = hit
+        return hit[1]
+
+    def _item_strikes(self, state: GameState, piece: Piece) -> list[_Strike]:
+        """The challenges of the items `piece` may use now (`engine.ready_items`)."""
+        found = []
+        for item_id, item in engine.ready_items(state, piece):
+            hit = self._items.get(item_id)
+            if hit is None or hit[0] is not item:
+                hit = (item, _item_strike(item))
+                self._items[item_id] = hit
+            if hit[1] is not None:
+                found.append(hit[1])
+        return found
 
     # -- public --------------------------------------------------------------
 
@@ -949,9 +949,9 @@ class Evaluator:
         if piece.side not in state.sides:
             return best
         pool = state.sides[piece.side].pool
-        strikes = _strikes(piece.card)
+        strikes = self._card_strikes(piece.card)
         if piece.items:
-            strikes = (*strikes, *_item_strikes(state, piece))
+            strikes = (*strikes, *self._item_strikes(state, piece))
         for strike in strikes:
             left = actions - max(0, away - strike.reach)
             if left < 1 or (strike.color is not None and pool.get(strike.color, 0) <= 0):

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "map": "mapcmd",
     "odds": "odds",
     "bench": "bench",
+    "perft": "perft",
     "match": "match",
     "content": "content",
 }

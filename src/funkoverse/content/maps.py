@@ -136,6 +136,14 @@ def load_map(id_or_path: str | Path) -> Board:
     """A shipped map by id (`"proving-grounds"`) or a map file by path. A shipped map is read
     once: its tables (sight, steps) are built once per run, whoever plays on it."""
     text_id = str(id_or_path)
+    lowered = text_id.lower().replace(" ", "-").replace("'", "")
+    if (
+        isinstance(id_or_path, str)
+        and lowered != text_id
+        and not Path(text_id).exists()
+        and (_maps_folder() / f"{lowered}.toml").is_file()
+    ):
+        raise UserError(f"unknown map {text_id!r}: map ids are lower case, as in '{lowered}'")
     if isinstance(id_or_path, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", text_id):
         if (_maps_folder() / f"{text_id}.toml").is_file():
             return _shipped_map(text_id)

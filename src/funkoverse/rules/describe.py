@@ -41,8 +41,11 @@ from funkoverse.rules.choices import (
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.frames import ChoiceFrame, RollFrame
 from funkoverse.rules.numbers import BASIC_CHALLENGE_DICE, FLAG_POINTS
+from funkoverse.rules.pieces import Role
+from funkoverse.rules.stack import nearest_steps
 from funkoverse.rules.state import GameState, Piece
-from funkoverse.rules.world import defense_of, display_names, find_ability
+from funkoverse.rules.vocabulary import CHALLENGE_OPS, possible_target
+from funkoverse.rules.world import defense_of, display_names, find_ability, find_hook
 
 
 def _pct(p: float) -> str:
@@ -53,6 +56,41 @@ def challenge_odds(state: GameState, dice: int, target: Piece) -> float:
     """The exact chance that `dice` standard dice beat `target`'s defense."""
     standard = state.setup.dice["standard"]
     return float(win_probability([standard] * dice, [standard] * defense_of(state, target)))
+
+
+def move_note(state: GameState, piece: Piece, choice: Move, names: dict[str, str]) -> str:
+    """What a person should know before moving there: that the ability under way can find
+    no target from that square (its challenge will not happen), or, in Flags, that the
+    square is beside the rival's flag but not adjacent to it (a wall corner between: no
+    return), or adjacent to it (a return when the round ends)."""
+    board = state.board
+    try:
+        square = board.parse_label(choice.square)
+    except ValueError:
+        return ""
+    notes = []
+    top = state.stack[-1] if state.stack else None
+    found = nearest_steps(state)
+    if isinstance(top, ChoiceFrame) and top.purpose == "move" and found is not None:
+        frame = found[1]
+        rest = frame.steps[frame.pc :]
+        if any(s.op in CHALLENGE_OPS for s in rest) and not any(s.op == "move" for s in rest):
+            there = state.copy()
+            there.pieces[piece.id].square = square
+            if not possible_target(there, there.pieces[piece.id], rest):
+                notes.append(f"no target from there: {frame.source} ends without its challenge")
+    if state.setup.scenario.flags and piece.is_character:
+        for flag in state.pieces.values():
+            if flag.role is not Role.FLAG or flag.side == piece.side or flag.square is None:
+                continue
+            if flag.square in board.adjacent_set(square):
+                notes.append(f"by {names.get(flag.id, flag.id)}: a return when the round ends")
+            elif board.distance(square, flag.square) <= 1:
+                notes.append(
+                    f"beside {names.get(flag.id, flag.id)} but not adjacent to it (a wall "
+                    "corner is between): no return from there"
+                )
+    return "".join(f" — {n}" for n in notes)
 
 
 def label(state: GameState, choice: Choice, names: dict[str, str] | None = None) -> str:
@@ -82,17 +120,24 @@ def label(state: GameState, choice: Choice, names: dict[str, str] | None = None)
         if choice.won:
             return f"{n(top.challenger)} wins the challenge ({_pct(p)})"
         return f"{n(top.challenger)} loses the challenge ({_pct(1 - p)})"
+    if isinstance(top, ChoiceFrame) and top.hook and top.hook != "scenario":
+        owner = state.pieces.get(top.piece)
+        hook = find_hook(state, owner, top.hook) if owner is not None else None
+        said = hook.label(state, owner, top.purpose, choice) if hook and owner else None
+        if said is not None:
+            return said
     active_id = top.piece if isinstance(top, ChoiceFrame) else state.active
     active = state.pieces.get(active_id or "")
     who = n(active.id) if active is not None else ""
     if isinstance(choice, Move):
+        note = move_note(state, active, choice, names) if active is not None else ""
         if (
             active is not None
             and active.square is not None
             and state.board.label(active.square) == choice.square
         ):
-            return f"{who}: move 0 squares (stay at {choice.square})"
-        return f"{who}: move to {choice.square}"
+            return f"{who}: move 0 squares (stay at {choice.square}){note}"
+        return f"{who}: move to {choice.square}{note}"
     if isinstance(choice, (Challenge, Target)):
         target = state.pieces[choice.target if isinstance(choice, Challenge) else choice.piece]
         count = BASIC_CHALLENGE_DICE

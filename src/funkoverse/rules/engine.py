@@ -51,11 +51,13 @@ from funkoverse.rules.frames import (
     RollFrame,
     RoundEndFrame,
     StepsFrame,
+    TurnStartFrame,
 )
 from funkoverse.rules.numbers import (
     ACTIONS_PER_TURN,
     BASIC_CHALLENGE_DICE,
     KNOCKED_OUT_SLOT,
+    RALLY_ACTIONS,
     TRACK_LENGTH,
 )
 from funkoverse.rules.pieces import BLOCKING_KINDS
@@ -282,6 +284,9 @@ def _choose(state: GameState, pid: str, events: Events) -> None:
     state.actions_left = ACTIONS_PER_TURN
     state.phase = Phase.ACT
     team = next((t for t in state.setup.teams if t.side == piece.side), None)
+    # what the character's traits do at the start of its turn comes once it is back on the
+    # map: the player causing both chooses their order (FAQ, Timing), docs/rulings.md
+    state.stack.append(TurnStartFrame(piece.id))
     if team is not None and team.ultimate and piece.square is None:
         # Ultimate Mode: "At the start of the ultimate character's turn, if they are on the
         # cooldown track, shift them off."
@@ -299,12 +304,21 @@ def _choose(state: GameState, pid: str, events: Events) -> None:
         events.append(Event(EventKind.TURN, piece=piece.id, number=1))
     else:
         events.append(Event(EventKind.TURN, piece=piece.id, number=int(piece.square is not None)))
+
+
+def _turn_start(state: GameState, piece: Piece, events: Events) -> None:
+    """At the start of the character's turn: actions its traits add, decisions they ask."""
     for hook in list(world.hooks_of(state, piece)):
         extra = hook.extra_actions(state, piece)
         if extra:
             state.actions_left += extra
             events.append(
-                Event(EventKind.EXTRA_ACTION, piece=piece.id, number=extra, name=hook.name)
+                Event(
+                    EventKind.EXTRA_ACTION,
+                    piece=piece.id,
+                    number=extra,
+                    name=hook.title or hook.name,
+                )
             )
         state.stack.extend(reversed(list(hook.turn_start(state, piece))))
 
@@ -321,7 +335,9 @@ def _apply_action(state: GameState, choice: Choice, events: Events) -> None:
     # "After the Invisible Man rallies or does an action": what listens is what he had when it began
     state.acting = (piece.id, piece.statuses)
     if isinstance(choice, Rally):
-        state.actions_left = 0
+        # "they may use both of their actions to stand up": two actions; an action a card
+        # adds to the turn (Sneaking) is still there (docs/rulings.md)
+        state.actions_left -= RALLY_ACTIONS
         events.append(Event(EventKind.RALLIED, piece=piece.id))
         stand_up(state, piece, "Rally: both actions to stand up", events)
         return
@@ -454,6 +470,7 @@ def _run_round_end(state: GameState, frame: RoundEndFrame, events: Events) -> No
     order = state.seats[index:] + state.seats[:index]
     if frame.stage == 0:
         state.stack[-1] = RoundEndFrame(1)
+        events.extend(state.setup.scenario.round_end_notes(state))
         state.stack.extend(state.setup.scenario.round_end_frames(state))
     elif frame.stage == 1:
         state.stack[-1] = RoundEndFrame(2)
@@ -492,12 +509,15 @@ def _advance(state: GameState, events: Events) -> None:
                 state.phase = Phase.OVER
                 state.stack.clear()
                 state.active = None
+                scenario = state.setup.scenario
+                first = scenario.first_knockout_wins or scenario.immediate_target
                 events.append(
                     Event(
                         EventKind.WINNER,
                         side=state.winner,
                         number=state.sides[state.winner].points,
                         total=state.round,
+                        rule="Winning Your First Game" if first else None,
                     )
                 )
             return
@@ -508,6 +528,10 @@ def _advance(state: GameState, events: Events) -> None:
                 continue
             if isinstance(top, RoundEndFrame):
                 _run_round_end(state, top, events)
+                continue
+            if isinstance(top, TurnStartFrame):
+                state.stack.pop()
+                _turn_start(state, state.pieces[top.piece], events)
                 continue
             if isinstance(top, ChoiceFrame):
                 if steps.options(state, top):

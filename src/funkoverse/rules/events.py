@@ -68,6 +68,7 @@ class EventKind(StrEnum):
     MARKER_BACK = "marker_back"  # piece (the point marker), square
     POINT_MARKER = "point_marker"  # piece (who), other (the marker), side, number (points)
     FLAG_RETURN = "flag_return"  # piece, side, number (points)
+    NO_RETURN = "no_return"  # piece, other (the flag): beside it across a wall corner
     CONTROL_PLACED = "control_placed"  # piece, other (the marker), side, square
     CONTROL_FLIPPED = "control_flipped"  # piece, other (the marker), side (it shows)
     BONUS_COMPLETED = "bonus_completed"  # piece, name, side, number (points)
@@ -125,6 +126,7 @@ RULES: Mapping[EventKind, str | None] = {
     EventKind.MARKER_BACK: "Point Markers",
     EventKind.POINT_MARKER: "Point Markers",
     EventKind.FLAG_RETURN: "Flags: Rules",
+    EventKind.NO_RETURN: "Obstructions and Adjacency",
     EventKind.CONTROL_PLACED: "Control: Rules",
     EventKind.CONTROL_FLIPPED: "Control: Rules",
     EventKind.BONUS_COMPLETED: "Bonus Objectives",
@@ -231,7 +233,8 @@ _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {
     EventKind.TURN: lambda e, n: (
         f"{_n(n, e.piece)} takes a turn."
         if e.number
-        else f"{_n(n, e.piece)} takes a turn from the cooldown track: no actions."
+        else f"{_n(n, e.piece)} takes a turn from the cooldown track (Knocked Out: no actions "
+        "unless its card allows them)."
     ),
     EventKind.OFF_THE_TRACK: lambda e, n: (
         f"{_n(n, e.piece)} shifts off the cooldown track ({e.source})."
@@ -323,6 +326,10 @@ _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {
     ),
     EventKind.FLAG_RETURN: lambda e, n: (
         f"{_n(n, e.piece)} returns from the rival flag to the starting area: +{e.number} points."
+    ),
+    EventKind.NO_RETURN: lambda e, n: (
+        f"{_n(n, e.piece)} is beside {_n(n, e.other)} but not adjacent to it: a wall corner is "
+        "between them, so it cannot return."
     ),
     EventKind.CONTROL_PLACED: lambda e, n: (
         f"{_n(n, e.piece)} places a control marker showing {e.side} at {e.square}."

@@ -66,10 +66,19 @@ class ReturnFrame:
 
 
 @dataclass(frozen=True)
+class TurnStartFrame:
+    """What happens "at the start of" a character's turn, once anything that returns it to
+    the map first (an ultimate character shifted off) is done: traits that add actions or
+    ask a decision then (Sneaking, Forbidden Depths)."""
+
+    piece: str
+
+
+@dataclass(frozen=True)
 class RoundEndFrame:
     """The steps of "Ending a Round" still to do: 0 cooldown, 1 scoring, 2 refresh and pass."""
 
     stage: int = 0
 
 
-Frame = StepsFrame | ChoiceFrame | RollFrame | ReturnFrame | RoundEndFrame
+Frame = StepsFrame | ChoiceFrame | RollFrame | ReturnFrame | TurnStartFrame | RoundEndFrame

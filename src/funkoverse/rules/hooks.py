@@ -44,6 +44,7 @@ class Hook:
     """A named piece of card behaviour; subclasses override what their card changes."""
 
     name: str = ""
+    title: str = ""  # the card or trait it plays, in words ("Sneaking"); `name` when empty
 
     def defense(self, state: GameState, owner: Piece, piece: Piece) -> Sequence[Modifier]:
         """Modifiers to `piece`'s defense."""
@@ -105,3 +106,7 @@ class Hook:
         self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]
     ) -> None:
         """Apply one of those options, adding what happened to `events`."""
+
+    def label(self, state: GameState, owner: Piece, purpose: str, choice: Choice) -> str | None:
+        """Words for one of those options (declining included) in a menu; None: the usual."""
+        return None

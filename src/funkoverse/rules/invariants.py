@@ -42,13 +42,13 @@ def violations(
             occupied[piece.square] = piece.id
     for side in state.seats:
         s = state.sides[side]
-        on_track: Counter[str] = Counter()
+        on_track: Counter[tuple[str, str]] = Counter()
         counted: Counter[TokenColor] = Counter({c: n for c, n in s.pool.items() if n})
         if any(n < 0 for n in s.pool.values()):
             found.append(f"{side}'s pool holds a negative number of tokens")
         for slot in s.track:
             for kind, ref in slot:
-                on_track[f"{kind}:{ref}"] += 1
+                on_track[(kind, ref)] += 1
                 if kind == "token":
                     counted[TokenColor(ref)] += 1
         if counted != tokens[side]:
@@ -56,9 +56,9 @@ def violations(
                 f"{side}'s ability tokens are not all in its pool or on its cooldown track: "
                 f"{dict(counted)} != {dict(tokens[side])}"
             )
-        for name, n in on_track.items():
-            if n > 1 and not name.startswith("token:"):
-                found.append(f"{name} is on {side}'s cooldown track {n} times")
+        for (kind, ref), n in on_track.items():
+            if n > 1 and kind != "token":
+                found.append(f"{kind} {ref} is on {side}'s cooldown track {n} times")
         if points_before is not None and s.points < points_before.get(side, 0):
             found.append(f"{side}'s points went down")
     for piece in state.pieces.values():

@@ -195,6 +195,18 @@ class Scenario:
         ]
         return list(reversed(frames))
 
+    def round_end_notes(self, state: GameState) -> list[Event]:
+        """Flags: a standing character beside the rival's flag with a wall corner between them
+        is not adjacent to it ("Obstructions and Adjacency"), so it cannot return: said, not
+        left silent."""
+        if not self.flags:
+            return []
+        notes = []
+        for side in state.seats:
+            for p, flag in flag_near_misses(state, side):
+                notes.append(Event(EventKind.NO_RETURN, piece=p.id, other=flag.id, side=side))
+        return notes
+
     def on_round_end(self, state: GameState, events: Events) -> None:
         """After the cooldown: Control's points, then the winner check."""
         if self.control:
@@ -421,6 +433,26 @@ def flag_returners(state: GameState, side: str) -> list[Piece]:
         near = geometry.adjacent_squares(state.board, p.square)
         if any(f in near for f in flags):
             found.append(p)
+    return found
+
+
+def flag_near_misses(state: GameState, side: str) -> list[tuple[Piece, Piece]]:
+    """Flags: `side`'s standing characters beside a rival flag (diagonally, across a wall
+    corner) without being adjacent to it: they cannot return."""
+    flags = [
+        p
+        for p in state.pieces.values()
+        if p.role is Role.FLAG and p.side != side and p.square is not None
+    ]
+    found = []
+    for p in state.characters(side):
+        if p.square is None or not p.standing:
+            continue
+        near = state.board.adjacent_set(p.square)
+        for f in flags:
+            assert f.square is not None
+            if state.board.distance(p.square, f.square) <= 1 and f.square not in near:
+                found.append((p, f))
     return found
 
 

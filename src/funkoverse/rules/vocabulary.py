@@ -81,6 +81,8 @@ class Op:
 
 
 OPS: dict[str, Op] = {}
+# the words that challenge (an ability with one of them needs a possible target)
+CHALLENGE_OPS = frozenset({"challenge", "challenge_each", "minion_challenge"})
 
 
 def _register(op: Op) -> Op:

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from funkoverse.rules import geometry, track
 from funkoverse.rules.cards import Step, step
-from funkoverse.rules.choices import Choice, Option, register_option
+from funkoverse.rules.choices import Choice, Option, Skip, register_option
+from funkoverse.rules.dice import win_probability
 from funkoverse.rules.events import Event, EventKind
 from funkoverse.rules.frames import ChoiceFrame, Frame, RollFrame
 from funkoverse.rules.hooks import Hook
@@ -56,6 +57,29 @@ class ChampionOfThemyscira(Hook):
         if found is None or self._roller(state, owner, found[1]) is None:
             return []
         return [ADD_CHAMPION]
+
+    def label(self, state: GameState, owner: Piece, purpose: str, choice: Choice) -> str | None:
+        """The odds with and without the Champion die, before its owner decides."""
+        found = nearest_roll(state)
+        if found is None:
+            return None
+        roll = found[1]
+        side = self._roller(state, owner, roll)
+        dice = state.setup.dice
+        before = float(
+            win_probability([dice[d] for d in roll.attack], [dice[d] for d in roll.defense])
+        )
+        attack = (*roll.attack, "champion") if side == "attack" else roll.attack
+        defense = (*roll.defense, "champion") if side == "defense" else roll.defense
+        after = float(win_probability([dice[d] for d in attack], [dice[d] for d in defense]))
+        who = state.pieces[roll.challenger if side == "attack" else roll.target].name
+        challenger = state.pieces[roll.challenger].name
+        if isinstance(choice, Skip):
+            return f"Keep the Champion die: {challenger} wins {before:.1%} of the time"
+        return (
+            f"Add the Champion die to {who}'s roll (it goes on the 2 of the cooldown track): "
+            f"{challenger} wins {before:.1%} without it, {after:.1%} with it"
+        )
 
     def choose(
         self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from funkoverse.rules import geometry, track, world
 from funkoverse.rules.cards import Step
 from funkoverse.rules.choices import Choice, Interact, Option, register_option
+from funkoverse.rules.dice import win_probability
 from funkoverse.rules.events import Event, EventKind
 from funkoverse.rules.frames import ChoiceFrame, Frame, RollFrame
 from funkoverse.rules.hooks import Hook, Modifier
@@ -54,6 +55,20 @@ class BloodyTerror(Hook):
         if track.position(state, owner.side, BLOOD_TOKEN) is None:
             return []
         return [BLOOD_DIE, BLOOD_PLACE]
+
+    def label(self, state: GameState, owner: Piece, purpose: str, choice: Choice) -> str | None:
+        """The odds with and without the Blood die, before Dracula's owner decides."""
+        found = nearest_roll(state)
+        if found is None:
+            return None
+        roll = found[1]
+        dice = state.setup.dice
+        defense = [dice[d] for d in roll.defense]
+        before = float(win_probability([dice[d] for d in roll.attack], defense))
+        after = float(win_probability([dice[d] for d in (*roll.attack, "blood")], defense))
+        if choice == BLOOD_PLACE:
+            return f"Place the Blood token on the 3 again, no Blood die: Dracula wins {before:.1%}"
+        return f"Shift the Blood token down 1 and add the Blood die: Dracula wins {after:.1%} (not {before:.1%})"
 
     def choose(
         self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]
@@ -204,6 +219,7 @@ class Sneaking(Hook):
     or rally."""
 
     name = "sneaking"
+    title = "Sneaking"
 
     def extra_actions(self, state: GameState, owner: Piece) -> int:
         if owner.square is None:
