@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from funkoverse.content.characters import load_characters
-from funkoverse.content.dice import load_dice
-from funkoverse.content.statuses import load_items, load_statuses
+from funkoverse.content.setups import build
 from funkoverse.rules.board import Board
 from funkoverse.rules.cards import CharacterCard
 from funkoverse.rules.engine import new_game_at
 from funkoverse.rules.events import Event, words
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import FirstKnockout, Scenario
-from funkoverse.rules.state import Setup, TeamSetup
+from funkoverse.rules.spec import SetupSpec, TeamSpec
+from funkoverse.rules.state import Setup
 from funkoverse.rules.view import observe_event
 from funkoverse.rules.world import display_names
 
@@ -77,17 +77,25 @@ def setup(
     items: dict[str, list[tuple[str, str]]] | None = None,
 ) -> Setup:
     items = items or {}
-    return Setup(
-        b,
-        (
-            TeamSetup("dark", tuple(dark), items=tuple(items.get("dark", ()))),
-            TeamSetup("light", tuple(light), items=tuple(items.get("light", ()))),
+    spec = SetupSpec(
+        "knockout",
+        "test",
+        "standard",
+        tuple(
+            TeamSpec(side, tuple(c.id for c in chosen), tuple(items.get(side, ())))
+            for side, chosen in (("dark", dark), ("light", light))
         ),
-        scenario or FirstKnockout(),
-        dict(load_dice()),
+        None,
         first,
-        dict(load_items()),
-        dict(load_statuses()),
+    )
+    made = {c.id: c for c in (*dark, *light)}
+    return build(
+        spec,
+        board=b,
+        scenario=scenario or FirstKnockout(),
+        check_mode=False,
+        cards=made,
+        puzzle=True,
     )
 
 

@@ -50,8 +50,10 @@ def team(side: str, ids: Sequence[str], items: Mapping[str, str] | None = None) 
     )
 
 
-def _team_setup(t: TeamSpec, where: str, ultimate_dots: bool = True) -> TeamSetup:
-    cards = load_characters()
+def _team_setup(
+    t: TeamSpec, where: str, extra: Mapping[str, CharacterCard] | None = None
+) -> TeamSetup:
+    cards = {**load_characters(), **(extra or {})}
     known_items = load_items()
     chosen: list[CharacterCard] = []
     for j, cid in enumerate(t.characters):
@@ -99,7 +101,7 @@ def _team_setup(t: TeamSpec, where: str, ultimate_dots: bool = True) -> TeamSetu
                 f"{_at(where, f'bonus[{j}]')}unknown bonus objective '{bonus}'; known: "
                 f"{', '.join(sorted(bonuses))}"
             )
-    extra: tuple[TokenColor, ...] = ()
+    dots: tuple[TokenColor, ...] = ()
     if t.ultimate:
         ultimates = load_ultimates()
         if len(chosen) != 1 or chosen[0].id not in ultimates:
@@ -107,13 +109,13 @@ def _team_setup(t: TeamSpec, where: str, ultimate_dots: bool = True) -> TeamSetu
                 f"{_at(where, 'characters')}ultimate mode: one character with an ultimate card "
                 f"({', '.join(sorted(ultimates))})"
             )
-        extra = ultimates[chosen[0].id][1]
+        dots = ultimates[chosen[0].id][1]
     return TeamSetup(
         t.side,
         tuple(chosen),
         items=t.items,
         ultimate=t.ultimate,
-        extra_dots=extra,
+        extra_dots=dots,
         players=t.players,
         companions=t.companions,
         bonus=t.bonus,
@@ -194,11 +196,14 @@ def build(
     board: Board | None = None,
     scenario: Scenario | None = None,
     check_mode: bool = True,
+    cards: Mapping[str, CharacterCard] | None = None,
+    puzzle: bool = False,
 ) -> Setup:
     """The engine's setup for `spec`, checked against the content and the setup rules; a
-    bad spec is refused with `UserError` naming the field. `board` and `scenario` stand in
-    for the map and the scenario the spec names (a board or a card made for a test or a
-    puzzle)."""
+    bad spec is refused with `UserError` naming the field. `board`, `scenario` and `cards`
+    stand in for the map, the scenario and character cards the spec names (made for a test
+    or a puzzle); a `puzzle` is a position to study, not a game to start, so the setup
+    rules (equal items, starting areas, the scenario's map layers) are not asked of it."""
     scenarios = load_scenarios()
     if scenario is None:
         if spec.scenario not in scenarios:
@@ -220,10 +225,13 @@ def build(
             board = load_map(spec.map)
         except UserError as e:
             raise UserError(f"spec field 'map': {e}") from None
-    _check_map(board, scenario, spec.map)
+    if not puzzle:
+        _check_map(board, scenario, spec.map)
     drafted = spec.draft is not None or not any(t.characters for t in spec.teams)
     teams = [
-        TeamSetup(t.side, ()) if drafted and not t.characters else _team_setup(t, f"teams[{i}]")
+        TeamSetup(t.side, ())
+        if drafted and not t.characters
+        else _team_setup(t, f"teams[{i}]", cards)
         for i, t in enumerate(spec.teams)
     ]
     sides = [t.side for t in teams]
@@ -239,7 +247,8 @@ def build(
                 f"spec field 'seats.{s.seat}': not a seat of this game ({', '.join(sides)})"
             )
     draft = _draft(spec.draft) if spec.draft is not None else None
-    _check_teams(board, scenario, teams)
+    if not puzzle:
+        _check_teams(board, scenario, teams)
     return Setup(
         board=board,
         teams=tuple(teams),

@@ -204,7 +204,9 @@ def _counted(faces: tuple[str, ...], role: str) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} dice" if word == "die" else f"{n} {word}s"
 
 
 _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {

@@ -13,7 +13,7 @@ naming it (`SpecError`); whether an id names real content is for `build` to say.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -294,8 +294,3 @@ def _seat_json(s: SeatSpec) -> dict[str, Any]:
     if s.level is not None:
         out["level"] = s.level
     return out
-
-
-def team_sizes(teams: Sequence[TeamSpec]) -> tuple[int, ...]:
-    """How many characters each team has."""
-    return tuple(len(t.characters) for t in teams)

@@ -189,9 +189,6 @@ class SideState:
             self.returned,
         )
 
-    def tokens_in_pool(self, color: TokenColor) -> int:
-        return self.pool.get(color, 0)
-
     def track_position(self, item: TrackItem) -> int | None:
         """The number (1-4) of the track space holding `item`, or None."""
         for index, slot in enumerate(self.track):

@@ -13,17 +13,6 @@ from funkoverse.rules.events import Event, EventKind, Events
 from funkoverse.rules.numbers import TRACK_LENGTH
 from funkoverse.rules.state import GameState, TrackItem
 
-# What each kind of track item is called in words.
-KIND_WORDS = {
-    "token": "ability token",
-    "character": "character",
-    "companion": "companion",
-    "point": "point marker",
-    "item": "item card",
-    "die": "die",
-    "component": "token",
-}
-
 
 def place(
     state: GameState, side: str, item: TrackItem, number: int, was: int | None = None

@@ -67,12 +67,6 @@ def may_see_choice(seat: str | None, decider: str | None, secret: bool) -> bool:
     return not secret or (seat is not None and seat == decider)
 
 
-def hidden(state: GameState, side: str | None) -> bool:
-    """Does `side` miss something of `state` (a rival's secret pick)?"""
-    seen = observe(state, side)
-    return seen is not state and seen.key() != state.key()
-
-
 def determinize(view: GameState, rng: random.Random) -> GameState:
     """One game consistent with `view`: each hidden pick replaced by a pick the rival may have
     made, drawn with `rng`. Search plays on such games ("sampling what the rival may have

@@ -744,6 +744,9 @@ def token_place_options(
     return [PlaceToken(t.id, _label(state, sq)) for t in tokens for sq in squares if sq != t.square]
 
 
+TOKEN_NAMES = {Role.TUNNEL: "Tunnel", Role.MINION: "minion"}
+
+
 def place_token(state: GameState, piece: Piece, choice: Choice, events: Events) -> None:
     """Put the token a `PlaceToken` choice names on its square, credited to `piece`."""
     assert isinstance(choice, PlaceToken)
@@ -755,7 +758,7 @@ def place_token(state: GameState, piece: Piece, choice: Choice, events: Events) 
             EventKind.TOKEN_PLACED,
             piece=piece.id,
             other=token.id,
-            name=str(token.role),
+            name=TOKEN_NAMES.get(token.role, token.role.value),
             square=choice.square,
         )
     )
