@@ -576,3 +576,20 @@ def test_your_first_game_sets_the_items_aside() -> None:
     disarmed = dataclasses.replace(light, items=(("shovel", light.characters[0]),))
     with pytest.raises(UserError, match="set"):
         build(dataclasses.replace(spec, teams=(armed, disarmed)))
+
+
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_drawn_teams_have_the_size_asked_for(size: int) -> None:
+    """A knock-out skirmish (house-made) of 1, 2 or 3 characters a side: one character a
+    side is a duel, two is a character and its basic character, three are characters with
+    an item (Scenario Setup, step 5: "choose characters and items")."""
+    from funkoverse.content.setups import SetupRequest, draw_spec
+
+    for seed in range(20):
+        spec = draw_spec(SetupRequest(scenario="knockout", size=size), seed)
+        cards = load_characters()
+        for t in spec.teams:
+            assert len(t.characters) == size, (seed, t)
+            basics = [c for c in t.characters if cards[c].basic]
+            assert len(basics) == (1 if size == 2 else 0 if size == 1 else len(basics))
+            assert len(t.items) == (1 if size == 3 else 0)

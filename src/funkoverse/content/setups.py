@@ -397,8 +397,8 @@ def mode_for(scenario: Scenario, mode: str | None, players: int | None) -> str:
 def random_teams(
     rng: random.Random, size: int | None = None
 ) -> dict[str, tuple[tuple[str, ...], dict[str, str]]]:
-    """Two legal teams drawn from every shipped card: either one character and one basic
-    character a side, or three characters and one item a side."""
+    """Two legal teams drawn from every shipped card: one character a side (a duel), one
+    character and one basic character a side, or three characters and one item a side."""
     cards = load_characters()
     named = sorted(c for c, card in cards.items() if not card.basic)
     basics = sorted(c for c, card in cards.items() if card.basic)
@@ -406,6 +406,9 @@ def random_teams(
     size = size or rng.choice((2, 3))
     drawn: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
     for side in ("dark", "light"):
+        if size == 1:
+            drawn[side] = ((rng.choice(named),), {})
+            continue
         if size == 2:
             drawn[side] = ((rng.choice(named), rng.choice(basics)), {})
             continue
