@@ -17,6 +17,7 @@ from funkoverse.errors import UserError
 
 # subcommand name -> module under funkoverse.cli that registers it
 COMMANDS: dict[str, str] = {
+    "serve": "serve",
     "play": "play",
     "replay": "replay",
     "query": "query",

@@ -38,6 +38,18 @@ def register(sub: Any) -> None:
         "--repeat", type=int, default=2000, help="timings per median (default: %(default)s)"
     )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--server",
+        action="store_true",
+        help="time the game server on loopback instead: a choice to its acknowledgement "
+        "(median, 99th percentile) over a scripted game, and the page's first load",
+    )
+    p.add_argument(
+        "--choices",
+        type=int,
+        default=300,
+        help="with --server: choices to time (default: %(default)s)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -112,7 +124,28 @@ def run_bench(games: int, repeat: int, seed: int) -> dict[str, Any]:
     }
 
 
+def run_server(args: argparse.Namespace) -> int:
+    from funkoverse.server.bench import measure
+
+    result = measure(args.choices, args.seed)
+    if args.json:
+        sys.stdout.write(json.dumps(result) + "\n")
+        return 0
+    load = result["first_load"]
+    print(f"a choice to its acknowledgement, over {result['choices']} choices of a scripted game:")
+    print(f"  median             {result['ack_median_ms']:>10.2f} ms")
+    print(f"  99th percentile    {result['ack_p99_ms']:>10.2f} ms")
+    print(f"  slowest            {result['ack_max_ms']:>10.2f} ms")
+    print(
+        f"the page's first load {load['ms']:>8.1f} ms "
+        f"({load['requests']} requests, {load['kilobytes']} KiB, one after another)"
+    )
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.server:
+        return run_server(args)
     if args.games < 1 or args.repeat < 1:
         raise UserError("--games and --repeat must be at least 1")
     result = run_bench(args.games, args.repeat, args.seed)

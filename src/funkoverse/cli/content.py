@@ -8,18 +8,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from funkoverse.content import scenarios
-from funkoverse.content.characters import load_characters, parse_character
-from funkoverse.content.dice import load_dice, load_die_file
+from funkoverse.content.catalog import catalog
+from funkoverse.content.characters import parse_character
+from funkoverse.content.dice import load_die_file
 from funkoverse.content.fields import DATA, read_toml, where
 from funkoverse.content.maps import load_map
 from funkoverse.content.scenarios import parse_scenario
 from funkoverse.content.statuses import (
-    load_bonus_objectives,
-    load_companions,
-    load_items,
-    load_statuses,
-    load_tokens,
     parse_bonus,
     parse_companion,
     parse_item,
@@ -62,61 +57,6 @@ def register(sub: Any) -> None:
         "--kind", choices=KINDS, help="what the file is (default: from its folder or fields)"
     )
     chk.set_defaults(func=run_check)
-
-
-def catalog() -> dict[str, list[dict[str, Any]]]:
-    """Everything shipped, as lists of {id, name, box, ...} by kind."""
-    characters = [
-        {
-            "id": c.id,
-            "name": c.name,
-            "box": c.box,
-            "basic": c.basic,
-            "defense": c.defense,
-            "abilities": [a.id for a in c.abilities],
-            "trait": c.trait_name,
-        }
-        for c in load_characters().values()
-    ]
-    maps = []
-    for path in sorted((DATA / "maps").glob("*.toml")):
-        board = load_map(path.stem)
-        maps.append(
-            {
-                "id": path.stem,
-                "name": board.name,
-                "box": board.box,
-                "size": [board.width, board.height],
-            }
-        )
-    return {
-        "characters": characters,
-        "items": [
-            {"id": i.id, "name": i.name, "box": i.box, "cost": i.cost}
-            for i in load_items().values()
-        ],
-        "status_cards": [
-            {"id": s.id, "name": s.name, "box": s.box, "group": s.group}
-            for s in load_statuses().values()
-        ],
-        "tokens": [
-            {"id": t["id"], "name": t["name"], "box": t["box"]} for t in load_tokens().values()
-        ],
-        "dice": [{"id": d.id, "name": d.name, "box": _die_box(d.id)} for d in load_dice().values()],
-        "maps": maps,
-        "scenarios": scenarios.scenarios(),
-        "modes": scenarios.modes(),
-        "companions": [
-            {"id": c.id, "name": c.name, "box": c.box} for c in load_companions().values()
-        ],
-        "bonus_objectives": [
-            {"id": b.id, "name": b.name, "box": b.box} for b in load_bonus_objectives().values()
-        ],
-    }
-
-
-def _die_box(die_id: str) -> str:
-    return {"champion": "DC Comics 102", "blood": "Universal Monsters 100"}.get(die_id, "every box")
 
 
 def run_list(args: argparse.Namespace) -> int:

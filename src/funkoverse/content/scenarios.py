@@ -129,7 +129,24 @@ def load_modes() -> tuple[Mapping[str, Any], ...]:
 
 def scenarios() -> list[dict[str, Any]]:
     return [
-        {"id": s.id, "name": s.name, "box": s.box, "maps": list(s.maps)}
+        {
+            "id": s.id,
+            "name": s.name,
+            "box": s.box,
+            "maps": list(s.maps),
+            "sizes": list(s.sizes),
+            "attachments": s.attachments,
+            "first_game": s.first_game,
+            "free_for_all": s.free_for_all,
+            "ultimate": s.ultimate,
+            "flags": s.flags,
+            "leaders": s.leaders,
+            "control": s.control,
+            "point_markers": s.point_markers,
+            "target_two": s.target_two,
+            "target_three": s.target_three,
+            "text": s.note,
+        }
         for s in load_scenarios().values()
     ]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from funkoverse.rules.board import Board
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.events import Event, Names, words
 from funkoverse.rules.frames import ChoiceFrame, ReturnFrame, RollFrame, RoundEndFrame
@@ -174,6 +175,43 @@ def event_to_json(event: Event, names: Names) -> dict[str, Any]:
     return out
 
 
-def choice_to_json(choice: Choice, label: str) -> dict[str, Any]:
-    """A legal choice: its id, its label, its kind and its parts."""
-    return {"id": choice.format(), "label": label, "kind": choice.kind, **choice.fields()}
+def choice_to_json(choice: Choice, label: str, odds: float | None = None) -> dict[str, Any]:
+    """A legal choice: its id, its label, its kind and its parts (squares as labels, pieces
+    as ids), and for a challenge the chance to win."""
+    out = {"id": choice.format(), "label": label, "kind": choice.kind, **choice.fields()}
+    if odds is not None:
+        out["odds"] = round(odds, 4)
+    return out
+
+
+def board_to_json(board: Board) -> dict[str, Any]:
+    """A map as data a page draws: its squares, walls (each as the two squares it
+    separates), the grid points a wall ends at or a post stands on, blocked and obscured
+    squares, starting areas, point marker setup squares, and the scenario layers (flags,
+    leader squares, control areas), squares written as labels."""
+    label = board.label
+    layers: dict[str, dict[str, list[str]]] = {}
+    for name, rows in board.layers.items():
+        if name == "start":
+            continue
+        found: dict[str, list[str]] = {}
+        for y, row in enumerate(rows):
+            for x, ch in enumerate(row):
+                if ch != ".":
+                    found.setdefault(ch, []).append(label(board.square(x, y)))
+        layers[name] = found
+    return {
+        "id": board.id,
+        "name": board.name,
+        "box": board.box,
+        "note": board.note,
+        "width": board.width,
+        "height": board.height,
+        "walls": sorted([label(a), label(b)] for a, b in board.walls),
+        "points": sorted([cx, cy] for cx, cy in board.obstructed_points),
+        "blocked": sorted(label(s) for s in board.blocked),
+        "obscured": sorted(label(s) for s in board.obscured),
+        "start_areas": {side: [label(s) for s in sqs] for side, sqs in board.start_areas.items()},
+        "point_squares": {letter: label(s) for letter, s in board.point_squares.items()},
+        "layers": layers,
+    }

@@ -93,7 +93,14 @@ class Session:
     """The authority over one game. `entries` replays a log (a saved game, a database);
     a log entry that the game refuses stops the replay with `IllegalChoice` naming it."""
 
-    def __init__(self, setup: Setup, seed: int, entries: Iterable[Entry] = ()) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        seed: int,
+        entries: Iterable[Entry] = (),
+        settle: bool = True,
+        strict: bool = True,
+    ) -> None:
         self.setup = setup
         self.seed = seed
         self.entries: list[Entry] = []
@@ -102,8 +109,9 @@ class Session:
         self._names = display_names(self._game.state)
         entries = list(entries)
         if entries:
-            self._replay(entries)
-        self._settle()
+            self._replay(entries, strict)
+        if settle:
+            self._settle()
 
     # -- what anyone may ask ----------------------------------------------------
 
@@ -264,7 +272,14 @@ class Session:
             events = self._game.play_chance()
             self._add(Entry(CHANCE_ENTRY, self._game.log[-1].format()), events)
 
-    def _replay(self, entries: Sequence[Entry]) -> None:
+    @classmethod
+    def prefix(cls, session: Session, version: int) -> Session:
+        """The game after the first `version` entries of `session`'s log, as it stood then
+        (its undos' marks as they were, chance not drawn beyond them): a step of a replay."""
+        entries = [replace(e, undone=False) for e in session.entries[:version]]
+        return cls(session.setup, session.seed, entries, settle=False, strict=False)
+
+    def _replay(self, entries: Sequence[Entry], strict: bool = True) -> None:
         for i, entry in enumerate(entries):
             where = f"log entry {i + 1} ('{entry.choice or entry.kind}')"
             if entry.kind == UNDO:
@@ -287,6 +302,8 @@ class Session:
             seat = None if entry.kind == CHANCE_ENTRY else decider
             self._add(Entry(entry.kind, entry.choice, seat, entry.secret), events)
         for i, (read, made) in enumerate(zip(entries, self.entries, strict=True)):
+            if not strict:
+                break
             if read.undone != made.undone:
                 said = (
                     "marked undone, but no undo takes it back"

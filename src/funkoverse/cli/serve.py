@@ -1,0 +1,73 @@
+"""`funkoverse serve`: the game in the browser, against the computer, hot-seat or online."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from funkoverse.errors import UserError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="play in the browser: start the game server and open the page",
+        description=(
+            "Serve the game page and its API (http://127.0.0.1:8000 by default). Games are kept "
+            "in an SQLite database in your data folder (--db to choose one): stop the server at "
+            "any moment and every game carries on when it starts again."
+        ),
+    )
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    p.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    p.add_argument("--db", help="the games database (default: in your user data folder)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="processes the computer thinks in (default: %(default)s)",
+    )
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.set_defaults(func=run)
+
+
+def default_db() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("funkoverse", appauthor=False)) / "games.db"
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise UserError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.workers < 1:
+        raise UserError("--workers must be at least 1")
+    try:
+        import uvicorn
+
+        from funkoverse.server.app import create_app
+    except ImportError as e:  # pragma: no cover - a broken install
+        raise UserError(f"the server needs its packages ({e.name}): pip install -e .") from None
+    db = Path(args.db) if args.db else default_db()
+    try:
+        app = create_app(db, workers=args.workers)
+    except OSError as e:
+        raise UserError(f"{db}: cannot open the games database: {e.strerror or e}") from None
+    url = f"http://{args.host}:{args.port}/"
+    sys.stderr.write(f"funkoverse: serving the game at {url} (games in {db}); Ctrl-C stops it\n")
+    if args.open:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws="auto")
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except OSError as e:
+        raise UserError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    return 0

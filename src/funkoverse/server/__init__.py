@@ -1,0 +1,1 @@
+"""The web server: an authority around the rules, and the game page it serves."""

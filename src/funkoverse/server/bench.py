@@ -1,0 +1,161 @@
+"""`funkoverse bench --server`: how fast the game server answers on loopback.
+
+A real `funkoverse serve` process on a fresh database; a scripted hot-seat game is played
+through the HTTP API, and the time from sending each choice to its acknowledgement (the
+seat's new view) is measured, as is the page's first load (the HTML, every module and
+stylesheet it imports, and the content it asks for). Measured here, never asserted.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from funkoverse.errors import UserError
+
+GAME = {
+    "scenario": "flags",
+    "map": "themyscira",
+    "size": 3,
+    "seats": {"dark": {"player": "human"}, "light": {"player": "human"}},
+}
+IMPORTS = re.compile(
+    r"""(?:\bfrom\s*|\bimport\s*|\b(?:src|href)=)["']([^"']+\.(?:js|css|svg))["']"""
+)
+
+
+class _Client:
+    """One keep-alive connection to the server, as a page holds."""
+
+    def __init__(self, port: int) -> None:
+        self.http = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, bytes]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        self.http.request(method, path, body=data, headers=headers)
+        r = self.http.getresponse()
+        return r.status, r.read()
+
+    def json(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        status, data = self.call(method, path, body, token)
+        if status not in (200, 201):
+            raise UserError(f"the server answered {status} to {method} {path}: {data[:200]!r}")
+        return json.loads(data)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "funkoverse", "serve", "--port", str(port), "--db", str(db)]
+    process = subprocess.Popen(
+        [*command, "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return process
+        except OSError:
+            if process.poll() is not None:
+                raise UserError("funkoverse serve stopped at once") from None
+            time.sleep(0.1)
+    process.kill()
+    raise UserError("funkoverse serve did not start in 60 s")
+
+
+def _first_load(client: _Client) -> dict[str, Any]:
+    """The lobby's HTML, then everything it imports, one request after another."""
+    t0 = time.perf_counter()
+    seen: set[str] = set()
+    todo = ["/"]
+    size = 0
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        status, data = client.call("GET", path)
+        if status != 200:
+            raise UserError(f"the page's {path} answered {status}")
+        size += len(data)
+        if path == "/" or path.endswith((".js", ".html")):
+            base = path.rsplit("/", 1)[0] if path != "/" else ""
+            for ref in IMPORTS.findall(data.decode("utf-8", "replace")):
+                if ref.startswith("/"):
+                    todo.append(ref)
+                elif ref.startswith("./"):
+                    todo.append(f"{base}/{ref[2:]}")
+    status, data = client.call("GET", "/api/content")
+    size += len(data)
+    return {
+        "ms": round((time.perf_counter() - t0) * 1000, 1),
+        "requests": len(seen) + 1,
+        "kilobytes": round(size / 1024, 1),
+    }
+
+
+def _percentile(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
+
+
+def measure(choices: int = 300, seed: int = 1) -> dict[str, Any]:
+    """Acknowledgement times over a scripted game, and the page's first load, on loopback."""
+    if choices < 1:
+        raise UserError("--choices must be at least 1")
+    with tempfile.TemporaryDirectory() as folder:
+        port = _free_port()
+        process = _serve(Path(folder) / "games.db", port)
+        try:
+            client = _Client(port)
+            load = _first_load(client)
+            rng = random.Random(seed)
+            made = client.json("POST", "/api/games", {**GAME, "seed": seed})
+            game, tokens = made["game"], {s: t["token"] for s, t in made["seats"].items()}
+            view = client.json("GET", f"/api/games/{game}")
+            samples: list[float] = []
+            games = 1
+            while len(samples) < choices:
+                if view["status"] == "finished":
+                    made = client.json("POST", "/api/games", {**GAME, "seed": seed + games})
+                    game = made["game"]
+                    tokens = {s: t["token"] for s, t in made["seats"].items()}
+                    games += 1
+                    view = client.json("GET", f"/api/games/{game}")
+                seat = view["decider"]
+                view = client.json("GET", f"/api/games/{game}", token=tokens[seat])
+                pick = rng.choice(view["choices"])["id"]
+                body = {"choice": pick, "version": view["version"]}
+                t0 = time.perf_counter()
+                view = client.json("POST", f"/api/games/{game}/choices", body, tokens[seat])
+                samples.append((time.perf_counter() - t0) * 1000)
+        finally:
+            process.terminate()
+            process.wait(10)
+    return {
+        "choices": len(samples),
+        "games": games,
+        "ack_median_ms": round(statistics.median(samples), 2),
+        "ack_p99_ms": round(_percentile(samples, 0.99), 2),
+        "ack_max_ms": round(max(samples), 2),
+        "first_load": load,
+    }

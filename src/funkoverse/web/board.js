@@ -1,0 +1,228 @@
+// The board in SVG, drawn from the map the server describes and the seat's view: squares
+// with their coordinates, walls as walls, blocked and obscured squares, starting areas in
+// their base colours, markers, tokens and characters. It holds no rule: what may be
+// clicked comes from the legal choices the page was given.
+
+import { html } from "./vendor/htm-preact.module.js";
+import { sideColor, pct } from "./api.js";
+
+const M = 0.45; // margin for the coordinates
+
+export function columnIndex(letters) {
+  let n = 0;
+  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 96);
+  return n - 1;
+}
+
+export function columnLetters(x) {
+  let out = "";
+  let n = x + 1;
+  while (n) {
+    const r = (n - 1) % 26;
+    out = String.fromCharCode(97 + r) + out;
+    n = Math.floor((n - 1) / 26);
+  }
+  return out;
+}
+
+export function xy(label) {
+  const m = /^([a-z]+)(\d+)$/.exec(label || "");
+  if (!m) return null;
+  return [columnIndex(m[1]), Number(m[2]) - 1];
+}
+
+export function shortName(name) {
+  const base = name.replace(/\s*\(.*\)$/, "");
+  const words = base.split(/\s+/).filter((w) => w.toLowerCase() !== "the");
+  if (words.length >= 2 && words[1].toLowerCase() !== "of") return words[0][0].toUpperCase() + words[1][0].toLowerCase();
+  const w = words[0] || base;
+  return w[0].toUpperCase() + (w[1] || "").toLowerCase();
+}
+
+// Two or three letters a character, with a numeral when two share a name.
+export function pieceLabels(characters) {
+  const byName = {};
+  for (const c of characters) {
+    const base = c.name.replace(/\s*\(.*\)$/, "");
+    (byName[base] = byName[base] || []).push(c.id);
+  }
+  const out = {};
+  for (const c of characters) {
+    const base = c.name.replace(/\s*\(.*\)$/, "");
+    const same = byName[base];
+    out[c.id] = shortName(c.name) + (same.length > 1 ? String(same.indexOf(c.id) + 1) : "");
+  }
+  return out;
+}
+
+function Square({ x, y, fill, onClick, title }) {
+  return html`<rect class=${"sq" + (onClick ? " hit" : "")} x=${M + x} y=${M + y} width="1" height="1" fill=${fill}
+    data-square=${title} onClick=${onClick}><title>${title}</title></rect>`;
+}
+
+function wallLine(map, a, b) {
+  const [ax, ay] = xy(a);
+  const [bx, by] = xy(b);
+  if (ay === by) {
+    const x = Math.max(ax, bx);
+    return [M + x, M + ay, M + x, M + ay + 1];
+  }
+  const y = Math.max(ay, by);
+  return [M + ax, M + y, M + ax + 1, M + y];
+}
+
+export function Board({ map, state, labels, marks, onSquare, onPiece, hover, rules }) {
+  if (!map || !state) return html`<svg class="board" viewBox="0 0 10 10"></svg>`;
+  const W = map.width;
+  const H = map.height;
+  const fillOf = {};
+  for (const [side, squares] of Object.entries(map.start_areas)) {
+    const color = sideColor(side) + "33";
+    for (const sq of squares) fillOf[sq] = color;
+  }
+  const blocked = new Set(map.blocked);
+  const obscured = new Set(map.obscured);
+  const moves = new Set(marks.moves || []);
+  const sees = new Set(marks.sees || []);
+  const clickable = new Set(marks.squares || []);
+  const squares = [];
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const label = columnLetters(x) + (y + 1);
+      let fill = fillOf[label] || "#f6f1e7";
+      if (blocked.has(label)) fill = "#8a8073";
+      squares.push(
+        html`<${Square} x=${x} y=${y} fill=${fill} title=${label}
+          onClick=${clickable.has(label) ? () => onSquare(label) : undefined} />`
+      );
+    }
+  }
+  const overlays = [];
+  for (const label of obscured) {
+    const [x, y] = xy(label);
+    overlays.push(html`<rect x=${M + x} y=${M + y} width="1" height="1" fill="url(#hatch)" pointer-events="none" />`);
+  }
+  for (const label of sees) {
+    const [x, y] = xy(label);
+    overlays.push(html`<rect class="hl-sees" x=${M + x} y=${M + y} width="1" height="1" />`);
+  }
+  for (const label of moves) {
+    const [x, y] = xy(label);
+    overlays.push(html`<rect class="hl-move" x=${M + x + 0.08} y=${M + y + 0.08} width="0.84" height="0.84" rx="0.12" />`);
+  }
+  if (hover && hover.square) {
+    const p = xy(hover.square);
+    if (p) overlays.push(html`<rect class="hot-square" x=${M + p[0] + 0.04} y=${M + p[1] + 0.04} width="0.92" height="0.92" rx="0.1" />`);
+  }
+  // the scenario's layers: control areas outlined, leader squares crowned
+  const layers = [];
+  const shown = rules || {};
+  for (const [area, labelsOf] of Object.entries((shown.control && map.layers && map.layers.control) || {})) {
+    for (const label of labelsOf) {
+      const [x, y] = xy(label);
+      layers.push(html`<rect x=${M + x + 0.05} y=${M + y + 0.05} width="0.9" height="0.9" fill="none" stroke="#7a6a52" stroke-width="0.03" stroke-dasharray="0.08 0.06" pointer-events="none" />`);
+    }
+    const [x, y] = xy(labelsOf[0]);
+    layers.push(html`<text class="coord" x=${M + x + 0.12} y=${M + y + 0.28} pointer-events="none">area ${area}</text>`);
+  }
+  for (const [letter, labelsOf] of Object.entries((shown.leaders && map.layers && map.layers.leaders) || {})) {
+    const [x, y] = xy(labelsOf[0]);
+    const side = letter === "D" ? "dark" : "light";
+    layers.push(html`<text x=${M + x + 0.5} y=${M + y + 0.82} font-size="0.2" text-anchor="middle" fill=${sideColor(side)} font-weight="800" pointer-events="none">♛ leader</text>`);
+  }
+  for (const [letter, label] of Object.entries((shown.point_markers && map.point_squares) || {})) {
+    const [x, y] = xy(label);
+    layers.push(html`<circle cx=${M + x + 0.5} cy=${M + y + 0.5} r="0.3" fill="none" stroke="#b5a78f" stroke-width="0.025" stroke-dasharray="0.06 0.05" pointer-events="none" />
+      <text x=${M + x + 0.5} y=${M + y + 0.5} font-size="0.24" text-anchor="middle" dominant-baseline="central" fill="#b5a78f" font-weight="700" pointer-events="none">${letter}</text>`);
+  }
+  const walls = map.walls.map(([a, b]) => {
+    const [x1, y1, x2, y2] = wallLine(map, a, b);
+    return html`<line class="wall" x1=${x1} y1=${y1} x2=${x2} y2=${y2} />`;
+  });
+  const wallPoints = new Set();
+  for (const [a, b] of map.walls) {
+    const [x1, y1, x2, y2] = wallLine(map, a, b);
+    wallPoints.add(`${Math.round(x1 - M)},${Math.round(y1 - M)}`);
+    wallPoints.add(`${Math.round(x2 - M)},${Math.round(y2 - M)}`);
+  }
+  const posts = map.points
+    .filter(([cx, cy]) => cx > 0 && cy > 0 && cx < W && cy < H && !wallPoints.has(`${cx},${cy}`))
+    .map(([cx, cy]) => html`<rect class="post" x=${M + cx - 0.07} y=${M + cy - 0.07} width="0.14" height="0.14" rx="0.02" />`);
+  const coords = [];
+  for (let x = 0; x < W; x++) coords.push(html`<text class="coord" x=${M + x + 0.5} y=${M - 0.14} text-anchor="middle">${columnLetters(x)}</text>`);
+  for (let y = 0; y < H; y++) coords.push(html`<text class="coord" x=${M - 0.12} y=${M + y + 0.58} text-anchor="end">${y + 1}</text>`);
+
+  const things = state.things.filter((t) => t.square).map((t) => Thing({ t, onPiece, clickable: marks.pieces }));
+  const pieces = state.characters.filter((c) => c.square).map((c) =>
+    Piece({ c, label: labels[c.id], active: state.active === c.id, selected: marks.selected === c.id, onPiece, clickable: marks.pieces })
+  );
+  const targets = (marks.targets || []).map(({ piece, odds, square }) => {
+    const p = xy(square);
+    if (!p) return null;
+    return html`<g><circle class="hl-target" cx=${M + p[0] + 0.5} cy=${M + p[1] + 0.5} r="0.46" />
+      ${odds !== undefined && odds !== null ? html`<text class="odds-label" x=${M + p[0] + 0.5} y=${M + p[1] - 0.02}>${pct(odds)}</text>` : null}</g>`;
+  });
+  const badges = (marks.badges || []).map(({ square, text, color, key }) => {
+    const p = xy(square);
+    if (!p) return null;
+    return html`<g class="badge" key=${key}><text x=${M + p[0] + 0.5} y=${M + p[1] + 0.2} fill=${color || "#211d1a"}>${text}</text></g>`;
+  });
+  return html`<svg class="board" viewBox=${`0 0 ${W + 2 * M} ${H + 2 * M}`} role="img" aria-label=${`${map.name}, ${W} by ${H} squares`}>
+    <defs>
+      <pattern id="hatch" width="0.2" height="0.2" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+        <line x1="0" y1="0" x2="0" y2="0.2" stroke="#6b7f6a" stroke-width="0.05" opacity="0.45" />
+      </pattern>
+    </defs>
+    ${squares}${overlays}${layers}
+    <rect x=${M} y=${M} width=${W} height=${H} fill="none" stroke="#2a2420" stroke-width="0.1" rx="0.04" />
+    ${walls}${posts}${coords}${things}${pieces}${targets}${badges}
+  </svg>`;
+}
+
+function Piece({ c, label, active, selected, onPiece, clickable }) {
+  const [x, y] = xy(c.square);
+  const color = sideColor(c.side);
+  const can = clickable && clickable.has(c.id);
+  const cls = "piece" + (c.standing ? "" : " down") + (c.exhausted ? " exhausted" : "");
+  return html`<g key=${c.id} class=${cls} style=${`transform: translate(${M + x + 0.5}px, ${M + y + 0.5}px)`}
+      onClick=${() => onPiece(c.id)} data-piece=${c.id} aria-label=${c.name}>
+    <title>${c.name}${c.standing ? "" : ", knocked down"}${c.exhausted ? ", exhausted" : ""}</title>
+    ${active || selected ? html`<circle class="active-ring" r="0.47" /><circle class="active-ring2" r="0.47" />` : null}
+    ${can && !selected ? html`<circle r="0.47" fill="none" stroke="#4c8bf5" stroke-width="0.05" stroke-dasharray="0.1 0.06" />` : null}
+    <g class="tip">
+      <circle class="body" r=${c.kind === "companion" ? 0.3 : 0.38} fill=${color} />
+      <text y="0.01">${label}</text>
+    </g>
+    ${c.exhausted ? html`<g class="exhausted-marker" transform="translate(0.3,-0.3)"><circle r="0.14" fill="#211d1a" stroke="#fff" stroke-width="0.03" />
+      <path d="M 0.035 -0.085 A 0.09 0.09 0 1 0 0.06 0.06 A 0.07 0.07 0 1 1 0.035 -0.085 Z" fill="#f3e7c9" /></g>` : null}
+  </g>`;
+}
+
+function Thing({ t, onPiece, clickable }) {
+  const [x, y] = xy(t.square);
+  const cx = M + x + 0.5;
+  const cy = M + y + 0.5;
+  const color = t.side ? sideColor(t.side) : "#8d8577";
+  const click = () => onPiece(t.id);
+  let shape;
+  if (t.role === "point") {
+    shape = html`<circle class="marker-disc" r="0.32" fill="#fffaf0" stroke="#211d1a" stroke-width="0.05" /><text y="0.01" fill="#211d1a">${t.ref}</text>`;
+  } else if (t.role === "flag") {
+    shape = html`<path d="M -0.22 0.34 L -0.22 -0.36 L 0.3 -0.18 L -0.2 0.02" fill=${color} stroke="#211d1a" stroke-width="0.04" stroke-linejoin="round" />`;
+  } else if (t.role === "control") {
+    shape = html`<rect x="-0.27" y="-0.27" width="0.54" height="0.54" rx="0.06" fill=${color} stroke="#211d1a" stroke-width="0.04" /><text y="0.01" fill="#fff">C</text>`;
+  } else if (t.role === "tunnel") {
+    shape = html`<circle r="0.3" fill="none" stroke=${color} stroke-width="0.1" /><circle r="0.16" fill="#3a2f26" />`;
+  } else if (t.role === "minion") {
+    shape = html`<circle r="0.25" fill=${color} stroke="#fff" stroke-width="0.05" /><text y="0.01" fill="#fff">m</text>`;
+  } else if (t.role === "bonus") {
+    shape = html`<polygon points="0,-0.34 0.3,-0.1 0.19,0.28 -0.19,0.28 -0.3,-0.1" fill=${color} stroke="#211d1a" stroke-width="0.04" /><text y="0.02" fill="#fff">B</text>`;
+  } else {
+    shape = html`<circle r="0.22" fill=${color} />`;
+  }
+  const can = clickable && clickable.has(t.id);
+  return html`<g key=${t.id} class="marker" transform=${`translate(${cx}, ${cy})`} onClick=${click} data-piece=${t.id}>
+    <title>${t.name}</title>${shape}
+    ${can ? html`<circle r="0.44" fill="none" stroke="#4c8bf5" stroke-width="0.05" stroke-dasharray="0.1 0.06" />` : null}
+  </g>`;
+}

@@ -1,0 +1,134 @@
+"""A person at the game page, for the browser tests: reads what the page shows, and makes
+each choice the way a player does, by clicking the square or the piece on the board
+(or the button of the list where a choice has no place on the board).
+
+The legal choices come from the server (the seat's view), so that the test knows what
+the page should offer; the page is then checked to offer it, and clicked."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from liveserver import LiveServer
+from serverclient import keen
+
+
+@dataclass
+class Player:
+    """One seat at one page."""
+
+    page: Page
+    server: LiveServer
+    game: str
+    seat: str
+    token: str
+    challenges_seen: int = 0
+    clicks: dict[str, int] = field(default_factory=dict)
+
+    # -- what the page and the server say ---------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        v: dict[str, Any] = self.server.get(f"/api/games/{self.game}", self.token)
+        return v
+
+    def shown(self) -> dict[str, str]:
+        main = self.page.locator("main.table")
+        return {
+            k: main.get_attribute(f"data-{k}") or ""
+            for k in ("version", "decider", "seat", "phase", "round", "status", "sending")
+        }
+
+    def wait_shown(self, version: int, timeout: float = 30_000) -> None:
+        """Until the page shows `version` of the game (or a later one), not sending."""
+        self.page.wait_for_function(
+            """(v) => { const m = document.querySelector('main.table');
+                return m && Number(m.dataset.version) >= v && !m.dataset.sending; }""",
+            arg=version,
+            timeout=timeout,
+        )
+
+    def wait_my_turn(self, timeout: float = 120_000) -> dict[str, Any]:
+        """Until this seat decides (the computer's or the friend's turn played out) or the
+        game is over; the page then shows the server's current view."""
+        deadline = time.monotonic() + timeout / 1000
+        while True:
+            v = self.view()
+            if v["status"] == "finished" or v["decider"] == self.seat:
+                self.wait_shown(v["version"], timeout)
+                now = self.view()
+                if now["version"] == v["version"]:
+                    return now
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.seat}: still waiting for {v['decider']}")
+            time.sleep(0.15)
+
+    # -- choosing ---------------------------------------------------------------------
+
+    def pick(self, v: dict[str, Any]) -> dict[str, Any]:
+        return keen(v, self.seat)
+
+    def click_choice(self, choice: dict[str, Any], v: dict[str, Any]) -> None:
+        """Make `choice` as a player would, then wait for the page to show its answer."""
+        page = self.page
+        kind = choice["kind"]
+        board = page.locator("svg.board")
+        self.clicks[kind] = self.clicks.get(kind, 0) + 1
+        if kind in ("place", "return") and choice.get("piece"):
+            tray = page.locator(f'[data-place-piece="{choice["piece"]}"]')
+            expect(tray).to_be_visible()
+            if tray.get_attribute("aria-pressed") != "true":
+                tray.click()
+            expect(tray).to_have_attribute("aria-pressed", "true")
+            self.click_square(choice["square"])
+        elif kind == "move":
+            self.click_square(choice["square"])
+        elif kind == "choose":
+            piece = board.locator(f'[data-piece="{choice["piece"]}"]')
+            piece.click()
+            take = page.get_by_role("button", name=re.compile("Take the turn with"))
+            expect(take).to_be_visible()
+            who = next(c for c in v["state"]["characters"] if c["id"] == choice["piece"])
+            if who["standing"]:
+                # selecting shows what it sees and where it may move before the turn is taken
+                expect(board.locator(".hl-sees").first).to_be_visible()
+            take.click()
+        elif kind == "challenge":
+            self.see_odds(choice)
+            board.locator(f'[data-piece="{choice["target"]}"]').click()
+        else:
+            button = page.locator(f'button[data-choice="{choice["id"]}"]')
+            if not button.count():
+                page.get_by_role("button", name=re.compile("Every choice as a list")).click()
+            button.click()
+        self.wait_shown(v["version"] + 1)
+
+    def click_square(self, square: str) -> None:
+        """A tap in the middle of the square, on whatever is drawn there (a marker, a
+        token), as a finger would."""
+        rect = self.page.locator(f'svg.board rect[data-square="{square}"]')
+        expect(rect).to_be_visible()
+        box = rect.bounding_box()
+        assert box is not None
+        self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    def see_odds(self, choice: dict[str, Any]) -> None:
+        """Before committing: the challenge's chance to win on the board and in the list."""
+        odds = f"{round(choice['odds'] * 100)}%"
+        expect(self.page.locator(f'button[data-choice="{choice["id"]}"] .odds')).to_have_text(odds)
+        expect(self.page.locator("svg.board text.odds-label", has_text=odds).first).to_be_visible()
+        self.challenges_seen += 1
+
+    def play_turns(self, until: Any, limit: int = 400) -> dict[str, Any]:
+        """Choose, by clicking, until `until(view)` holds or the game ends."""
+        v = self.wait_my_turn()
+        for _ in range(limit):
+            if v["status"] == "finished" or until(v):
+                return v
+            self.click_choice(self.pick(v), v)
+            v = self.wait_my_turn()
+        raise AssertionError(f"not done after {limit} choices")
