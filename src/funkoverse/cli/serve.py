@@ -41,6 +41,25 @@ def default_db() -> Path:
     return Path(user_data_dir("funkoverse", appauthor=False)) / "games.db"
 
 
+def _check_free(host: str, port: int) -> None:
+    """Refuse, in one line, an address this server could not listen on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as e:
+        raise UserError(f"--host {host}: {e.strerror or e}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as e:
+            raise UserError(
+                f"cannot listen on {host}:{port}: {e.strerror or e} (another server? try --port)"
+            ) from None
+
+
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise UserError(f"--port must be from 1 to 65535, not {args.port}")
@@ -53,10 +72,15 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:  # pragma: no cover - a broken install
         raise UserError(f"the server needs its packages ({e.name}): pip install -e .") from None
     db = Path(args.db) if args.db else default_db()
+    import sqlite3
+
     try:
         app = create_app(db, workers=args.workers)
     except OSError as e:
         raise UserError(f"{db}: cannot open the games database: {e.strerror or e}") from None
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"{db}: not a games database ({e}); choose another with --db") from None
+    _check_free(args.host, args.port)
     url = f"http://{args.host}:{args.port}/"
     sys.stderr.write(f"funkoverse: serving the game at {url} (games in {db}); Ctrl-C stops it\n")
     if args.open:

@@ -148,10 +148,12 @@ function SidePanel({ name, state, labels, mine, onCard, cards }) {
       <span class="label" style="margin-left:auto">Exhausted</span>
       <span class="markers" title=${`${placed} of ${total} exhausted markers`}>${Array.from({ length: total }, (_, i) => html`<i class=${i < placed ? "on" : ""}></i>`)}</span></div>
     <${Track} side=${side} state=${state} labels=${labels} />
-    <ul class="roster">${chars.map((c) => html`<li class=${state.active === c.id ? "active" : ""} onClick=${() => onCard(c.card, c)}>
+    <ul class="roster">${chars.map((c) => html`<li class=${state.active === c.id ? "active" : ""} onClick=${() => onCard(c.card, c)} data-card=${c.card} role="button" tabindex="0"
+      onKeyDown=${(e) => { if (e.key === "Enter") onCard(c.card, c); }}>
       <span class=${"mini-piece" + (c.knocked_out ? " out" : !c.standing ? " down" : "")} style=${`background:${sideColor(c.side)}`}>${labels[c.id]}</span>
       <span><span class="who">${c.name}</span><br /><span class="state">${charState(c, state)}</span></span>
-      <span class="tags">${c.items.map((i) => html`<span class="tag item">${(cards[i] && cards[i].name) || i}</span>`)}${c.statuses.map((s) => html`<span class="tag status">${(cards[s] && cards[s].name) || s}</span>`)}</span>
+      <span class="tags">${[...c.items.map((i) => [i, "item"]), ...c.statuses.map((x) => [x, "status"])].map(([id, kind]) => html`<button class=${`tag ${kind}`}
+        onClick=${(e) => { e.stopPropagation(); onCard(id); }} data-card=${id}>${(cards[id] && cards[id].name) || id}</button>`)}</span>
     </li>`)}</ul>
   </div>`;
 }
@@ -242,7 +244,10 @@ function App() {
 
   // the views arriving, shown one at a time so a rival's turn can be followed
   const show = useCallback((v) => {
-    if (shown.current && v.version < shown.current.version) return;
+    const was = shown.current;
+    if (was && v.version < was.version) return;
+    // at one version, the deciding seat's view wins over another held seat's (hot-seat)
+    if (was && v.version === was.version && was.seat && was.seat === was.decider && v.seat !== v.decider) return;
     shown.current = v;
     setView(v);
     setError(null);
@@ -504,7 +509,7 @@ function App() {
       if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
       if (e.key === "Escape") { setSelected(null); setPreviewed(null); setCard(null); return; }
       const n = Number(e.key);
-      if (n >= 1 && n <= 9 && listed[n - 1] && !handover) choose(listed[n - 1]);
+      if (n >= 1 && n <= 9 && listed[n - 1] && !(handover && handover.startsWith("ask:"))) choose(listed[n - 1]);
     };
     window.addEventListener("keydown", key);
     return () => window.removeEventListener("keydown", key);
