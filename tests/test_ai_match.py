@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -151,3 +152,22 @@ def test_thinking_is_counted_per_decision_and_per_turn() -> None:
 def test_greedy_beats_random_in_a_short_match() -> None:
     s = run_match("greedy", "random", 6, seed=1)
     assert s.a_wins >= 5
+
+
+def test_an_agent_may_be_given_a_budget_and_a_bad_one_is_refused_naming_it() -> None:
+    from funkoverse.ai.agents import agent_factory
+    from funkoverse.errors import UserError
+
+    hard = agent_factory("hard:positions=300")(1)
+    assert hard.name == "hard:positions=300"
+    assert hard.turn_budget == 300  # type: ignore[attr-defined]
+    assert agent_factory("mcts:simulations=7")(1).simulations == 7  # type: ignore[attr-defined]
+    assert agent_factory("expert")(1).name == "expert"
+    for text, says in [
+        ("godlike", "unknown agent 'godlike'"),
+        ("hard:moves=3", "hard:positions=N"),
+        ("hard:positions=0", "above 0"),
+        ("random:positions=3", "takes no budget"),
+    ]:
+        with pytest.raises(UserError, match=re.escape(says)):
+            agent_factory(text)

@@ -80,13 +80,13 @@ def _greedy(seed: int) -> Agent:
     return GreedyAgent(seed)
 
 
-def _mcts(seed: int) -> Agent:
+def _mcts(seed: int, simulations: int | None = None) -> Agent:
     from funkoverse.ai.mcts import MCTSAgent
 
-    return MCTSAgent(seed, simulations=MCTS_SIMULATIONS)
+    return MCTSAgent(seed, simulations=simulations or MCTS_SIMULATIONS)
 
 
-def _expectimax(seed: int) -> Agent:
+def _expectimax(seed: int, positions: int | None = None) -> Agent:
     from funkoverse.ai.evaluate import FITTED, Evaluator
     from funkoverse.ai.expectimax import NARROW_SHARE, ExpectimaxAgent
 
@@ -97,12 +97,12 @@ def _expectimax(seed: int) -> Agent:
         evaluator=Evaluator(FITTED),
         beam=HARD_BEAM,
         reply_beam=EXPERT_REPLY_BEAM,
-        turn_budget=EXPERT_TURN_POSITIONS,
+        turn_budget=positions or EXPERT_TURN_POSITIONS,
         narrow=NARROW_SHARE,
     )
 
 
-def _level(name: str, seed: int) -> Agent:
+def _level(name: str, seed: int, positions: int | None = None) -> Agent:
     """The difficulty levels, mapped onto the agents (docs/ai.md gives the strength of each)."""
     from funkoverse.ai.evaluate import FITTED, Evaluator
     from funkoverse.ai.greedy import GreedyAgent
@@ -114,10 +114,13 @@ def _level(name: str, seed: int) -> Agent:
         agent = GreedyAgent(seed)
     elif name == "hard":
         agent = GreedyAgent(
-            seed, evaluator=Evaluator(FITTED), beam=HARD_BEAM, turn_budget=HARD_TURN_POSITIONS
+            seed,
+            evaluator=Evaluator(FITTED),
+            beam=HARD_BEAM,
+            turn_budget=positions or HARD_TURN_POSITIONS,
         )
     else:
-        agent = _expectimax(seed)
+        agent = _expectimax(seed, positions)
     agent.name = name
     return agent
 
@@ -140,3 +143,46 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
     "hard": lambda seed: _level("hard", seed),
     "expert": lambda seed: _level("expert", seed),
 }
+
+
+# The agents that take a budget, and its name: positions valued in a whole turn, or
+# simulations of a search.
+BUDGETS: dict[str, str] = {
+    "hard": "positions",
+    "expert": "positions",
+    "expectimax": "positions",
+    "mcts": "simulations",
+}
+
+
+def agent_factory(text: str) -> Callable[[int], Agent]:
+    """An agent named as a person writes it: a name of `AGENTS`, or one with a budget,
+    `hard:positions=4000`, `mcts:simulations=400`. A bad one is refused naming its fault."""
+    from funkoverse.errors import UserError
+
+    name, _, budget = text.strip().partition(":")
+    if name not in AGENTS:
+        raise UserError(f"unknown agent '{name[:40]}'; known: {', '.join(AGENTS)}")
+    if not budget:
+        return AGENTS[name]
+    key, _, value = budget.partition("=")
+    wanted = BUDGETS.get(name)
+    if wanted is None:
+        takes = ", ".join(f"{n}:{k}=N" for n, k in BUDGETS.items())
+        raise UserError(f"agent '{name}' takes no budget; these do: {takes}")
+    if key != wanted or not value.isdigit() or int(value) < 1:
+        raise UserError(
+            f"agent '{text[:60]}': write {name}:{wanted}=N with N a whole number above 0"
+        )
+    n = int(value)
+    if name == "mcts":
+        return lambda seed: _mcts(seed, n)
+    if name == "expectimax":
+        return lambda seed: _expectimax(seed, n)
+
+    def level(seed: int) -> Agent:
+        agent = _level(name, seed, n)
+        agent.name = text.strip()
+        return agent
+
+    return level

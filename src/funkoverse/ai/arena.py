@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from funkoverse.ai.agents import AGENTS, Agent
+from funkoverse.ai.agents import Agent, agent_factory
 from funkoverse.content.setups import (
     FIRST_GAME_MAP,
     SetupRequest,
@@ -67,11 +67,8 @@ def build_setup(
 
 
 def make_agent(name: str, seed: int) -> Agent:
-    try:
-        factory = AGENTS[name]
-    except KeyError:
-        raise UserError(f"unknown agent '{name}'; known: {', '.join(AGENTS)}") from None
-    return factory(seed)
+    """The agent `name` names (a budget allowed: `hard:positions=4000`), seeded."""
+    return agent_factory(name)(seed)
 
 
 # ------------------------------------------------------------------ one game
@@ -333,8 +330,7 @@ def run_match(
 
 def check_match(a: str, b: str, games: int, workers: int, max_rounds: int) -> None:
     for name in (a, b):
-        if name not in AGENTS:
-            raise UserError(f"unknown agent '{name}'; known: {', '.join(AGENTS)}")
+        agent_factory(name)  # refuses an unknown agent or a bad budget, naming it
     if games < 1:
         raise UserError(f"--games must be at least 1, not {games}")
     if workers < 1:

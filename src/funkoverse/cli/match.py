@@ -29,7 +29,8 @@ def register(sub: Any) -> None:
             "Play N games of agent A against agent B, A's side alternating every game and the "
             "first player every two games. Reports wins, draws (games stopped at the round "
             "limit), A's win rate (a draw counts half) with its 95% Wilson interval, and the "
-            f"average game length. Agents: {names}."
+            f"average game length. Agents: {names}; hard, expert and expectimax take a budget of "
+            "positions a turn (hard:positions=4000), mcts of simulations (mcts:simulations=400)."
         ),
     )
     p.add_argument("--a", required=True, metavar="AGENT", help="the agent whose rate is reported")

@@ -20,8 +20,12 @@ function seatsFor(scenario, players) {
 function NewGame({ content, onMade }) {
   // a newcomer's order: the first games, then the rulebooks' scenarios, then house-made ones
   const rank = (s) => (s.first_game ? 0 : s.box === "house-made" ? 2 : 1);
-  const scenarios = content.scenarios.filter((s) => s.id !== "none").sort((a, b) => rank(a) - rank(b));
+  const [box, setBox] = useState("");
+  const boxes = [...new Set(content.characters.map((c) => c.box).filter((b) => b !== "house-made"))];
+  const inBox = (x) => !box || x.box === box || x.box === "house-made";
+  const scenarios = content.scenarios.filter((s) => s.id !== "none" && inBox(s)).sort((a, b) => rank(a) - rank(b));
   const [sid, setSid] = useState("flags");
+  const [mode, setMode] = useState("standard");
   const scenario = scenarios.find((s) => s.id === sid) || scenarios[0];
   const [map, setMap] = useState("");
   const [size, setSize] = useState(3);
@@ -38,7 +42,7 @@ function NewGame({ content, onMade }) {
   const ultimate = scenario && scenario.ultimate;
   const seats = seatsFor(scenario, ffa ? players : 2);
   const sizes = scenario ? scenario.sizes : [2, 3];
-  const characters = content.characters;
+  const characters = content.characters.filter(inBox);
   const itemCards = content.items;
 
   // a scenario chosen: its own maps and team sizes
@@ -59,11 +63,11 @@ function NewGame({ content, onMade }) {
   const create = async () => {
     setBusy(true);
     setError(null);
-    const body = { scenario: sid, seats: {} };
+    const body = { scenario: scenario.id, seats: {} };
     if (map) body.map = map;
     if (!ultimate && !ffa && !(scenario && scenario.first_game)) body.size = size;
     if (ffa) body.players = players;
-    if (!ffa && !ultimate && players === 4) { body.players = 4; body.mode = "teams"; }
+    if (!ffa && !ultimate && mode === "teams") { body.players = 4; body.mode = "teams"; }
     if (draft) { body.draft = size; delete body.size; }
     if (seed !== "") body.seed = Number(seed);
     for (const s of seats) {
@@ -96,8 +100,11 @@ function NewGame({ content, onMade }) {
 
   return html`<div class="panel">
     <h2 style="font-size:20px">A new game</h2>
+    <div class="field"><span>Box</span>
+      <div class="boxes" role="group" aria-label="box">${["", ...boxes].map((b) => html`<button class=${"pick" + (box === b ? " on" : "")} onClick=${() => setBox(b)} data-box=${b || "all"}>${b || "Every box"}</button>`)}</div>
+    </div>
     <div class="field"><span>Scenario</span>
-      <div class="scenarios">${scenarios.map((s) => html`<button class=${"scenario" + (s.id === sid ? " on" : "")} onClick=${() => pickScenario(s)} data-scenario=${s.id}>
+      <div class="scenarios">${scenarios.map((s) => html`<button class=${"scenario" + (scenario && s.id === scenario.id ? " on" : "")} onClick=${() => pickScenario(s)} data-scenario=${s.id}>
         <b>${s.name}</b><small>${s.box}</small></button>`)}</div>
       ${scenario ? html`<small class="muted">${scenario.text}</small>` : null}
     </div>
@@ -109,6 +116,10 @@ function NewGame({ content, onMade }) {
         </select></label>
       ${!ultimate && !(scenario && scenario.first_game) ? html`<label class="field"><span>Characters a side</span>
         <select value=${size} onChange=${(e) => setSize(Number(e.target.value))} name="size">${sizes.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>` : null}
+      ${!ffa && !ultimate && !(scenario && scenario.first_game) ? html`<label class="field"><span>Way to play</span>
+        <select value=${mode} onChange=${(e) => setMode(e.target.value)} name="mode">
+          ${content.modes.filter((m) => m.id === "standard" || m.id === "teams").map((m) => html`<option value=${m.id} title=${m.text}>${m.name}</option>`)}
+        </select></label>` : null}
       ${ffa ? html`<label class="field"><span>Players</span>
         <select value=${players} onChange=${(e) => setPlayers(Number(e.target.value))}><option value="3">3</option><option value="4">4</option></select></label>` : null}
       <label class="field"><span>Seed</span><input type="number" min="0" placeholder="any" value=${seed} onInput=${(e) => setSeed(e.target.value)} style="width:110px" /></label>
