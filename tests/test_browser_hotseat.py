@@ -114,3 +114,35 @@ def test_two_people_on_one_screen_pick_leaders_in_secret_and_play(page: Page, li
     assert box and hot
     assert abs(box["x"] - hot["x"]) < box["width"] and abs(box["y"] - hot["y"]) < box["height"]
     assert not errors, errors
+
+
+def test_the_lobby_filters_by_box_and_makes_a_game_of_two_players_a_side(
+    page: Page, live: Any
+) -> None:
+    bodies: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            bodies.append(r.post_data or "")
+            if r.method == "POST" and r.url.endswith("/api/games")
+            else None
+        ),
+    )
+    page.goto(live.url + "/")
+    page.locator('button[data-box="Universal Monsters 100"]').click()
+    shown = page.locator("button[data-scenario]").evaluate_all(
+        "(bs) => bs.map((b) => b.dataset.scenario)"
+    )
+    content = live.get("/api/content")
+    boxes = {s["id"]: s["box"] for s in content["scenarios"]}
+    assert shown and all(boxes[s] in ("Universal Monsters 100", "house-made") for s in shown)
+    assert "flags" not in shown and "control" in shown
+    names = page.locator(".seat .picker .pick").all_inner_texts()
+    assert "Wonder Woman" not in names and "Dracula" in names
+    page.locator('button[data-scenario="control"]').click()
+    page.locator('select[name="mode"]').select_option("teams")
+    page.locator('select[name="who-light"]').select_option("hotseat")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[\w-]+$"))
+    assert '"mode":"teams"' in bodies[-1] and '"scenario":"control"' in bodies[-1]
+    expect(page.locator("main.table")).to_be_visible()

@@ -10,6 +10,7 @@ search budgets are counted in simulations, not seconds: the same seed, the same 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Protocol
 
@@ -155,17 +156,23 @@ BUDGETS: dict[str, str] = {
 }
 
 
+# An agent as written: a name, then optionally ":key=value" (the value may be malformed;
+# agent_factory says what is wrong with it).
+_AGENT_SPEC = re.compile(r"(?P<name>[^:]*)(?P<budget>:(?P<key>[^=]*)=?(?P<value>.*))?")
+
+
 def agent_factory(text: str) -> Callable[[int], Agent]:
     """An agent named as a person writes it: a name of `AGENTS`, or one with a budget,
     `hard:positions=4000`, `mcts:simulations=400`. A bad one is refused naming its fault."""
     from funkoverse.errors import UserError
 
-    name, _, budget = text.strip().partition(":")
-    if name not in AGENTS:
+    spelled = _AGENT_SPEC.fullmatch(text.strip())
+    name = spelled["name"] if spelled else text.strip()
+    if not spelled or name not in AGENTS:
         raise UserError(f"unknown agent '{name[:40]}'; known: {', '.join(AGENTS)}")
-    if not budget:
+    if spelled["budget"] is None:
         return AGENTS[name]
-    key, _, value = budget.partition("=")
+    key, value = spelled["key"], spelled["value"]
     wanted = BUDGETS.get(name)
     if wanted is None:
         takes = ", ".join(f"{n}:{k}=N" for n, k in BUDGETS.items())

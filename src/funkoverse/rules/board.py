@@ -239,6 +239,10 @@ class Board:
         """The square as a person types it: column letters then row number (`a1` top-left)."""
         return self._labels[i]
 
+    def index_of(self, label: str) -> int | None:
+        """The square whose label is exactly `label` (as `label` writes it), else None."""
+        return self._label_index.get(label)
+
     def parse_label(self, text: str) -> int:
         """Inverse of `label` (case-insensitive); ValueError on anything else."""
         known = self._label_index.get(text)

@@ -228,7 +228,7 @@ def apply(state: GameState, choice: Choice | str) -> Events:
     """Do `choice` (a value or its id), which must be legal; returns what happened.
     An illegal choice is refused with `IllegalChoice`, citing the rule, and changes nothing."""
     value = parse(choice) if isinstance(choice, str) else choice
-    if value not in menus.legal(state):
+    if not menus.is_legal(state, value):
         from funkoverse.rules.explain import why_illegal
 
         raise IllegalChoice(why_illegal(state, value))

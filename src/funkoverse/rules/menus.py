@@ -224,3 +224,69 @@ def item_options(state: GameState, piece: Piece) -> list[Choice]:
         for item_id, item in ready_items(state, piece)
         if not item.challenge_action or possible_target(state, piece, item.steps)
     ]
+
+
+# --------------------------------------------------------------------------- one choice
+
+
+def is_legal(state: GameState, choice: Choice) -> bool:
+    """Whether `choice` is among `legal(state)`, working out only what that one choice
+    needs (an action is checked against its own kind, never the whole menu). Equal to
+    `choice in legal(state)` for every choice: `tests/test_legality.py` holds it to that."""
+    if state.phase is Phase.OVER:
+        return False
+    if state.stack:
+        top = state.stack[-1]
+        if isinstance(top, RollFrame):
+            return choice in ROLLS
+        if isinstance(top, ChoiceFrame):
+            return choice in steps.options(state, top)
+        if isinstance(top, ReturnFrame):
+            return choice in return_options(state, top)
+    if state.phase is Phase.CHOOSE:
+        if not isinstance(choice, Choose):
+            return False
+        piece = state.pieces.get(choice.piece)
+        return (
+            piece is not None
+            and piece.side == state.to_act
+            and piece.is_character
+            and not piece.exhausted
+        )
+    if state.phase is not Phase.ACT:
+        return choice in legal(state)
+    return _is_legal_action(state, choice)
+
+
+def _is_legal_action(state: GameState, choice: Choice) -> bool:
+    """Taking a Turn, steps 2-3: `choice` checked as `action_menu` would list it."""
+    if isinstance(choice, End):
+        return True
+    if state.actions_left <= 0:
+        return False
+    piece = state.pieces[state.active or ""]
+    if isinstance(choice, CompanionAction):
+        return choice in companion_options(state, piece)
+    if isinstance(choice, UseAbility):
+        return choice in ability_options(state, piece)
+    if isinstance(choice, Rally):
+        return (
+            piece.square is not None and not piece.standing and state.actions_left >= RALLY_ACTIONS
+        )
+    if piece.square is None or not piece.standing:
+        return False
+    board = state.board
+    if isinstance(choice, Move):
+        square = board.index_of(choice.square)
+        return square is not None and square in world.move_options(state, piece, BASIC_MOVE)
+    if isinstance(choice, Challenge):
+        pieces = state.on_map()
+        return any(
+            t.id == choice.target for t in geometry.challenge_targets(board, piece, pieces, None)
+        )
+    if isinstance(choice, Assist):
+        squares = world.reach_set(state, piece, "assist")
+        return any(p.id == choice.ally for p in world.knocked_down_allies_in(state, piece, squares))
+    if isinstance(choice, UseItem):
+        return choice in item_options(state, piece)
+    return choice in interact_targets(state, piece)
