@@ -147,7 +147,8 @@ def test_bad_options_get_one_line_each() -> None:
         (["play", "--item", "nonsense"], "CHARACTER=ITEM"),
         (["play", "--map", "atlantis"], "atlantis"),
         (["play", "--seed", "many"], "invalid int value"),
-        (["bench", "--games", "0"], "--games"),
+        (["bench", "--seconds", "0"], "--seconds"),
+        (["bench", "--repeat", "0"], "--repeat"),
         (["nonsense"], "invalid choice"),
     ]
     for args, words in cases:
@@ -159,12 +160,35 @@ def test_bad_options_get_one_line_each() -> None:
 
 
 def test_bench_reports_each_measure() -> None:
-    result = _run("bench", "--games", "2", "--repeat", "5", "--json")
+    """`funkoverse bench --json`: every workload played to the end of at least one game, each
+    single operation timed in the mid-game Flags position, and the searches' positions."""
+    result = _run("bench", "--seconds", "0.01", "--repeat", "5", "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    for key in ("legal_choices_us", "apply_us", "copy_us", "games_per_second"):
-        assert report[key] > 0
-    assert report["position"]["choices"] > 8
+    assert set(report["workloads"]) == {"flags", "first-game"}
+    for workload in report["workloads"].values():
+        assert workload["games"] >= 1
+        assert workload["steps_per_second"] > 0 and workload["steps_per_game"] > 10
+    for key in ("legal_choices_us", "is_legal_us", "apply_us", "copy_us", "odds_us"):
+        assert report["operations_us"][key] > 0
+    assert report["position"]["workload"] == "flags" and report["position"]["choices"] > 8
+    for level in ("hard", "expert"):
+        assert report["searches"][level]["positions"] > 0
+
+
+def test_bench_without_openspiel_says_how_to_install_it() -> None:
+    """--vs-openspiel with OpenSpiel missing: one line naming the extra, before any
+    measuring."""
+    import importlib.util
+
+    if importlib.util.find_spec("pyspiel") is not None:
+        from funkoverse.bench import openspiel
+
+        openspiel.available()  # installed here: it must load the game
+        return
+    result = _run("bench", "--vs-openspiel")
+    assert result.returncode != 0
+    assert "[bench]" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
 def test_draft_chooses_the_teams_in_the_game() -> None:

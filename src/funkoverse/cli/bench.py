@@ -1,4 +1,5 @@
-"""`funkoverse bench`: how fast the engine answers, measured here and never asserted in tests."""
+"""`funkoverse bench`: how fast the engine and the AI answer, measured here and never asserted
+in tests (the workloads are in funkoverse.bench; docs/performance.md records the figures)."""
 
 from __future__ import annotations
 
@@ -6,38 +7,47 @@ import argparse
 import json
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from typing import Any
 
-from funkoverse.ai.agents import RandomAgent
-from funkoverse.content.setups import build, first_game_spec
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
-from funkoverse.rules.game import Game
-from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
-
-
-def first_game() -> Setup:
-    return build(first_game_spec())
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "bench",
-        help="benchmark the rules engine on this machine",
+        help="benchmark the rules engine and the AI on this machine",
         description=(
-            "Median time to list legal choices in a mid-game position, to apply a choice and to "
-            "copy a state, and random full games per second on one core."
+            "Random full games a second on one core (Flags on Themyscira, three a side with "
+            "items; Your First Game), and in a fixed mid-game Flags position the median time "
+            "to list the legal choices, to check one choice, to apply one, to copy the state "
+            "and to look up exact odds, and the positions a second of the hard and expert "
+            "searches. --vs-openspiel plays OpenSpiel's backgammon the same way in the same "
+            "run, alternating, and prints the ratio of steps a second."
         ),
     )
     p.add_argument(
-        "--games", type=int, default=200, help="random games to play (default: %(default)s)"
+        "--seconds",
+        type=float,
+        default=10.0,
+        help="seconds of random games per workload (default: %(default)s)",
     )
     p.add_argument(
         "--repeat", type=int, default=2000, help="timings per median (default: %(default)s)"
     )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--vs-openspiel",
+        action="store_true",
+        help="also drive OpenSpiel's backgammon (pip install -e '.[bench]'), alternating "
+        "with the Flags workload, and print the ratio of steps a second",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="with --vs-openspiel: alternations of the two (default: %(default)s)",
+    )
+    p.add_argument("--no-search", action="store_true", help="skip the hard and expert searches")
     p.add_argument(
         "--server",
         action="store_true",
@@ -54,73 +64,28 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _midgame(seed: int) -> GameState:
-    """A seeded random game advanced to an action choice after a few rounds."""
-    for attempt in range(100):
-        game = Game(first_game(), seed + attempt)
-        agent = RandomAgent(seed + attempt)
-        while not game.over:
-            state = game.state
-            if (
-                state.round >= 3
-                and state.phase is Phase.ACT
-                and not state.stack
-                and len(engine.choices(state)) > 8
-            ):
-                return state.copy()
-            if game.decider == CHANCE:
-                game.play_chance()
-            else:
-                game.play(agent.choose(state, engine.choices(state)))
-    raise UserError("could not reach a mid-game position to measure")
+def versus_openspiel(seconds: float, rounds: int, seed: int) -> dict[str, Any]:
+    """Flags and OpenSpiel's backgammon, alternated `rounds` times for `seconds` each, on
+    this one core: each round's ratio of steps a second, and their median."""
+    from funkoverse.bench import measure, openspiel
 
-
-def _median_us(fn: Callable[[], object], repeat: int) -> float:
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples) * 1e6
-
-
-def run_bench(games: int, repeat: int, seed: int) -> dict[str, Any]:
-    state = _midgame(seed)
-    choices = engine.choices(state)
-    legal_us = _median_us(lambda: engine.choices(state), repeat)
-    copy_us = _median_us(state.copy, repeat)
-
-    apply_samples = []
-    for i in range(repeat):
-        s = state.copy()
-        c = choices[i % len(choices)]
-        t0 = time.perf_counter()
-        engine.apply_unchecked(s, c)
-        apply_samples.append(time.perf_counter() - t0)
-    apply_us = statistics.median(apply_samples) * 1e6
-
-    decisions = 0
-    t0 = time.perf_counter()
-    for g in range(games):
-        game = Game(first_game(), seed + g)
-        agent = RandomAgent(seed + g)
-        s = game.state
-        while not engine.is_over(s) and s.round <= 200:
-            if engine.decider(s) == CHANCE:
-                choice, _ = game.sample_chance()
-            else:
-                choice = agent.choose(s, engine.choices(s))
-            engine.apply_unchecked(s, choice)
-            decisions += 1
-    elapsed = time.perf_counter() - t0
+    openspiel.available()
+    per_round = []
+    for r in range(rounds):
+        ours = measure.play_for("flags", seconds, seed + 1000 * r)
+        theirs = openspiel.play_for(seconds, seed + r)
+        per_round.append(
+            {
+                "flags_steps_per_second": round(ours.steps_per_second),
+                "flags_games_per_second": round(ours.games_per_second, 2),
+                "backgammon_steps_per_second": round(theirs.steps_per_second),
+                "backgammon_games_per_second": round(theirs.games_per_second, 1),
+                "ratio": round(ours.steps_per_second / theirs.steps_per_second, 4),
+            }
+        )
     return {
-        "position": {"round": state.round, "choices": len(choices)},
-        "legal_choices_us": round(legal_us, 1),
-        "apply_us": round(apply_us, 1),
-        "copy_us": round(copy_us, 1),
-        "games": games,
-        "games_per_second": round(games / elapsed, 1),
-        "decisions_per_second": round(decisions / elapsed),
+        "rounds": per_round,
+        "ratio_median": round(statistics.median(r["ratio"] for r in per_round), 4),
     }
 
 
@@ -146,20 +111,52 @@ def run_server(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.server:
         return run_server(args)
-    if args.games < 1 or args.repeat < 1:
-        raise UserError("--games and --repeat must be at least 1")
-    result = run_bench(args.games, args.repeat, args.seed)
+    if args.seconds <= 0 or args.repeat < 1 or args.rounds < 1:
+        raise UserError("--seconds must be above 0, --repeat and --rounds at least 1")
+    from funkoverse.bench import measure
+
+    if args.vs_openspiel:
+        from funkoverse.bench import openspiel
+
+        openspiel.available()
+    result = measure.run(args.seconds, args.repeat, args.seed, searches=not args.no_search)
+    if args.vs_openspiel:
+        result["vs_openspiel"] = versus_openspiel(args.seconds, args.rounds, args.seed)
     if args.json:
         sys.stdout.write(json.dumps(result) + "\n")
         return 0
+    print("random full games, one core (uniformly random legal choices, each checked):")
+    for name, w in result["workloads"].items():
+        print(
+            f"  {name:<11} {w['steps_per_second']:>8} steps/s  {w['games_per_second']:>7.2f} "
+            f"games/s  {w['steps_per_game']:>5} steps a game  ({w['games']} games)"
+        )
+    pos = result["position"]
     print(
-        f"mid-game position: round {result['position']['round']}, {result['position']['choices']} legal choices"
+        f"mid-game Flags position (seed {pos['seed']}, round {pos['round']}, "
+        f"{pos['choices']} legal choices), medians:"
     )
-    print(f"list legal choices   {result['legal_choices_us']:>10.1f} µs (median)")
-    print(f"apply a choice       {result['apply_us']:>10.1f} µs (median)")
-    print(f"copy a state         {result['copy_us']:>10.1f} µs (median)")
-    print(
-        f"random full games    {result['games_per_second']:>10.1f} per second ({result['games']} games, one core)"
-    )
-    print(f"decisions            {result['decisions_per_second']:>10} per second")
+    ops = result["operations_us"]
+    for key, label in (
+        ("legal_choices_us", "list the legal choices"),
+        ("is_legal_us", "check one choice"),
+        ("apply_us", "apply a choice"),
+        ("copy_us", "copy the state"),
+        ("odds_us", "exact odds of a challenge"),
+    ):
+        print(f"  {label:<26} {ops[key]:>9.2f} µs")
+    for level, found in result.get("searches", {}).items():
+        print(
+            f"  {level} search {found['positions_per_second']:>15.0f} positions/s "
+            f"({found['positions']} positions in {found['seconds']:.2f} s)"
+        )
+    versus = result.get("vs_openspiel")
+    if versus:
+        print("against OpenSpiel backgammon (C++), the same loop, alternated on this core:")
+        for i, r in enumerate(versus["rounds"], 1):
+            print(
+                f"  round {i}: Flags {r['flags_steps_per_second']:>7} steps/s, backgammon "
+                f"{r['backgammon_steps_per_second']:>7} steps/s, ratio {r['ratio']:.3f}"
+            )
+        print(f"  median ratio {versus['ratio_median']:.3f} (1.0: as fast)")
     return 0

@@ -87,6 +87,10 @@ def successes(face: Face, role: Role) -> int:
     return challenger_successes(face) if role == "challenger" else defender_successes(face)
 
 
+# Each distinct way a die scores (for the challenger, for the defender), numbered.
+_SCORINGS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+
 @dataclass(frozen=True)
 class DieSpec:
     """One kind of die: its six faces and a note of where they come from.
@@ -103,6 +107,8 @@ class DieSpec:
     # What each face scores for each side, in face order; derived, not compared.
     _challenger_values: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _defender_values: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    # One small number per way of scoring: dice that score alike share it (the odds key).
+    _scoring: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.faces, tuple):
@@ -120,6 +126,8 @@ class DieSpec:
         object.__setattr__(
             self, "_defender_values", tuple(defender_successes(f) for f in self.faces)
         )
+        scoring = (self._challenger_values, self._defender_values)
+        object.__setattr__(self, "_scoring", _SCORINGS.setdefault(scoring, len(_SCORINGS)))
 
     def values(self, role: Role) -> tuple[int, ...]:
         """Successes of each face, in face order, for the side that rolls it."""
@@ -137,6 +145,7 @@ _ValuesKey: TypeAlias = tuple[tuple[int, ...], ...]
 
 
 _CHALLENGER_VALUES = attrgetter("_challenger_values")
+_SCORING = attrgetter("_scoring")
 _DEFENDER_VALUES = attrgetter("_defender_values")
 
 
@@ -201,7 +210,19 @@ def win_probability(attack: Sequence[DieSpec], defense: Sequence[DieSpec]) -> Fr
     challenge" ("Resolving a Challenge"): a tie is a loss. Defense may be empty
     (0 dice, 0 successes). Cached per pair of pools.
     """
-    return _win(_values_key(attack, "challenger"), _values_key(defense, "defender"))
+    key = (tuple(map(_SCORING, attack)), tuple(map(_SCORING, defense)))
+    p = _WIN_BY_SCORING.get(key)
+    if p is None:
+        p = _win(_values_key(attack, "challenger"), _values_key(defense, "defender"))
+        if len(_WIN_BY_SCORING) < _WIN_LOOKUPS:
+            _WIN_BY_SCORING[key] = p
+    return p
+
+
+# The odds of a pair of pools in the order the dice were given: one dictionary lookup in
+# play, where the same pools come back again and again (memoized, so still pure).
+_WIN_LOOKUPS = 65_536
+_WIN_BY_SCORING: dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction] = {}
 
 
 def odds_table(

@@ -198,6 +198,11 @@ def legal_choices(state: GameState) -> list[str]:
     return [c.format() for c in menus.legal(state)]
 
 
+def is_legal(state: GameState, choice: Choice) -> bool:
+    """Whether `choice` is among `choices(state)`, checked without listing them."""
+    return menus.is_legal(state, choice)
+
+
 def chance_outcomes(state: GameState) -> list[tuple[Choice, Fraction]]:
     """The outcomes of a chance node with their exact probabilities (empty elsewhere)."""
     if state.phase is Phase.OVER:

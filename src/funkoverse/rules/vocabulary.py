@@ -773,15 +773,75 @@ def _token_apply(
 def _token_reach(
     state: GameState, piece: Piece, s: Step, squares: set[int], rest: tuple[Step, ...]
 ) -> bool:
-    """A token placed now may open a way (a Tunnel links squares for The Creature). With a
-    free token, placing one only adds to what the steps after it can do, so the check
-    without it decides when it finds a target; otherwise each placement is tried."""
+    """A token placed now may open a way (a Tunnel links squares for The Creature). Tokens
+    neither block nor are blocked, so a token more on the map only adds to what the steps
+    after it can do: the check with the token left where it is (or picked up, when it has
+    to come from the map) is a lower bound, the check with a token on every square it
+    could go to an upper bound, and only between the two is each placement tried."""
     role = Role(str(s.get("token", "")))
-    if any(t.square is None for t in world.tokens_of(state, piece.side, role)) and (
-        _rest_from(state, piece, squares, rest)
-    ):
-        return True
-    return _play_out(state, piece, s, squares, rest)
+    tokens = world.tokens_of(state, piece.side, role)
+    if any(t.square is None for t in tokens):
+        if _rest_from(state, piece, squares, rest):
+            return True
+    else:
+        for token in tokens:
+            was = token.square
+            token.square = None
+            try:
+                if _rest_from(state, piece, squares, rest):
+                    return True
+            finally:
+                token.square = was
+    frame = ChoiceFrame(piece.side, s, piece.id)
+    board = state.board
+    was = piece.square
+    try:
+        for square in sorted(squares):
+            piece.square = square
+            options = _token_options(state, frame)
+            if not options or not _with_tokens_on(state, piece, tokens, options, rest):
+                continue
+            # Each placement is made on the game itself and taken back: it changes only
+            # the token's square and owner, and the pre-check after it only reads.
+            for option in options:
+                assert isinstance(option, PlaceToken)
+                token = state.pieces[option.token]
+                before = token.square, token.owner
+                token.square, token.owner = board.parse_label(option.square), piece.id
+                try:
+                    found = possible_target(state, piece, rest)
+                finally:
+                    token.square, token.owner = before
+                if found:
+                    return True
+    finally:
+        piece.square = was
+    return False
+
+
+def _with_tokens_on(
+    state: GameState,
+    piece: Piece,
+    tokens: list[Piece],
+    options: list[Choice],
+    rest: tuple[Step, ...],
+) -> bool:
+    """The upper bound of `_token_reach`: the steps after it checked with a token of the kind
+    on each square the placement could choose, beside those already on the map."""
+    board = state.board
+    targets = {board.parse_label(o.square) for o in options if isinstance(o, PlaceToken)}
+    model = tokens[0]
+    added = []
+    for n, square in enumerate(sorted(targets)):
+        extra = model.copy()
+        extra.id, extra.square, extra.owner = f"{model.id}+{n}", square, piece.id
+        state.pieces[extra.id] = extra
+        added.append(extra.id)
+    try:
+        return possible_target(state, piece, rest)
+    finally:
+        for pid in added:
+            del state.pieces[pid]
 
 
 def _rest_from(state: GameState, piece: Piece, squares: set[int], rest: tuple[Step, ...]) -> bool:

@@ -1,0 +1,100 @@
+"""The reference workloads: what `funkoverse bench` plays and where it measures.
+
+- `flags`: Flags on Themyscira, three characters a side drawn from both boxes with an item
+  each side (the standard three-a-side team), random legal choices to the end of the game;
+- `first-game`: Your First Game, two characters a side, no items;
+- a fixed mid-game Flags position, where the times of single operations and the searches of
+  the `hard` and `expert` levels are measured.
+
+A random game here is driven the way any engine is driven from Python: list the legal
+choices, apply a uniformly random one; a chance outcome is drawn by its probability.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
+from funkoverse.errors import UserError
+from funkoverse.rules import engine
+from funkoverse.rules.game import Game
+from funkoverse.rules.spec import SetupSpec
+from funkoverse.rules.state import CHANCE, GameState, Phase
+
+MAX_ROUNDS = 200  # a random game that has not ended by then is stopped (none has, so far)
+
+
+def flags_spec(seed: int) -> SetupSpec:
+    """Flags on Themyscira, three a side with an item, teams drawn from `seed`."""
+    return draw_spec(SetupRequest(scenario="flags", map="themyscira", size=3), seed)
+
+
+def first_spec(seed: int) -> SetupSpec:
+    """Your First Game (DC Comics), the same for every seed: the engine's smallest game."""
+    return first_game_spec()
+
+
+WORKLOADS: dict[str, Callable[[int], SetupSpec]] = {
+    "flags": flags_spec,
+    "first-game": first_spec,
+}
+
+
+@dataclass
+class Played:
+    """What random games came to: games, steps applied, and the seconds they took."""
+
+    games: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+
+def random_game(spec: SetupSpec, seed: int) -> int:
+    """Play one game of uniformly random legal choices (each checked by `apply`, as a
+    client's would be); returns the steps applied, decisions and chance outcomes alike."""
+    game = Game(build(spec), seed)
+    rng = random.Random(seed)
+    state = game.state
+    steps = 0
+    while not engine.is_over(state) and state.round <= MAX_ROUNDS:
+        if engine.decider(state) == CHANCE:
+            choice, _ = game.sample_chance()
+        else:
+            legal = engine.choices(state)
+            choice = legal[rng.randrange(len(legal))]
+        engine.apply(state, choice)
+        steps += 1
+    return steps
+
+
+def midgame(spec: SetupSpec, seed: int, round_: int = 3) -> GameState:
+    """A seeded random game of `spec` advanced to an action choice of round `round_` with
+    several choices: a position to time single operations and searches in."""
+    for attempt in range(100):
+        game = Game(build(spec), seed + attempt)
+        rng = random.Random(seed + attempt)
+        state = game.state
+        while not engine.is_over(state):
+            if engine.decider(state) == CHANCE:
+                game.play_chance()
+                continue
+            legal = engine.choices(state)
+            if (
+                state.round >= round_
+                and state.phase is Phase.ACT
+                and not state.stack
+                and len(legal) > 8
+            ):
+                return state.copy()
+            game.play(legal[rng.randrange(len(legal))])
+    raise UserError("could not reach a mid-game position to measure")
