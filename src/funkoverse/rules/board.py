@@ -178,6 +178,7 @@ class Board:
     _adjacent: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     _adjacent_sets: tuple[frozenset[int], ...] = field(init=False, repr=False)
     _sight: dict[int, SightTable] = field(init=False, repr=False)
+    _distance_rows: list[tuple[int, ...] | None] = field(init=False, repr=False)
     _rubble_cache: dict[frozenset[Rubble], Board] = field(init=False, repr=False)
     _printed: Board | None = field(init=False, repr=False)
 
@@ -199,6 +200,7 @@ class Board:
         put(self, "_labels", labels)
         put(self, "_label_index", {text: i for i, text in enumerate(labels)})
         put(self, "_sight", {})
+        put(self, "_distance_rows", [None] * n)
         put(self, "_rubble_cache", {})
         put(self, "_printed", None)
         adjacent: list[tuple[int, ...]] = []
@@ -294,6 +296,16 @@ class Board:
         if dy < 0:
             dy = -dy
         return dx if dx > dy else dy
+
+    def distances(self, a: int) -> tuple[int, ...]:
+        """`distance(a, b)` for every square `b`, as one row (built on first use, kept)."""
+        row = self._distance_rows[a]
+        if row is None:
+            xs, ys = self._xs, self._ys
+            ax, ay = xs[a], ys[a]
+            row = tuple(max(abs(ax - x), abs(ay - y)) for x, y in zip(xs, ys, strict=True))
+            self._distance_rows[a] = row
+        return row
 
     def is_wall(self, a: int, b: int) -> bool:
         """Is there a wall between squares `a` and `b` beside each other?"""

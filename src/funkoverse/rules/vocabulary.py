@@ -11,7 +11,7 @@ after it, or, for a challenge, whether a target can be found.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from funkoverse.rules import geometry, track, world
@@ -724,11 +724,9 @@ def _token_options(state: GameState, frame: ChoiceFrame) -> list[Choice]:
     role = Role(str(frame.step.get("token", "")))
     within = frame.step.int("within", 0)
     board = state.board
-    squares = [
-        sq
-        for sq in board.squares
-        if sq not in board.blocked and board.distance(piece.square, sq) <= within
-    ]
+    row = board.distances(piece.square)
+    blocked = board.blocked
+    squares = [sq for sq in board.squares if row[sq] <= within and sq not in blocked]
     return token_place_options(state, piece, role, squares)
 
 
@@ -801,19 +799,26 @@ def _token_reach(
             options = _token_options(state, frame)
             if not options or not _with_tokens_on(state, piece, tokens, options, rest):
                 continue
-            # Each placement is made on the game itself and taken back: it changes only
-            # the token's square and owner, and the pre-check after it only reads.
+            # Square by square: a token more there is the bound of every placement there;
+            # each placement is made on the game itself and taken back (it changes only
+            # the token's square and owner, and the pre-check after it only reads).
+            by_square: dict[str, list[PlaceToken]] = {}
             for option in options:
                 assert isinstance(option, PlaceToken)
-                token = state.pieces[option.token]
-                before = token.square, token.owner
-                token.square, token.owner = board.parse_label(option.square), piece.id
-                try:
-                    found = possible_target(state, piece, rest)
-                finally:
-                    token.square, token.owner = before
-                if found:
-                    return True
+                by_square.setdefault(option.square, []).append(option)
+            for there in by_square.values():
+                if len(there) > 1 and not _with_tokens_on(state, piece, tokens, there, rest):
+                    continue
+                for option in there:
+                    token = state.pieces[option.token]
+                    before = token.square, token.owner
+                    token.square, token.owner = board.parse_label(option.square), piece.id
+                    try:
+                        found = possible_target(state, piece, rest)
+                    finally:
+                        token.square, token.owner = before
+                    if found:
+                        return True
     finally:
         piece.square = was
     return False
@@ -823,7 +828,7 @@ def _with_tokens_on(
     state: GameState,
     piece: Piece,
     tokens: list[Piece],
-    options: list[Choice],
+    options: Sequence[Choice],
     rest: tuple[Step, ...],
 ) -> bool:
     """The upper bound of `_token_reach`: the steps after it checked with a token of the kind

@@ -141,11 +141,13 @@ class ForbiddenDepths(Hook):
         )
         if len(squares) < 2:
             return None
-        distance = state.board.distance
-        return {
-            a: [b for b in squares if b != a and distance(a, b) <= self.tunnel_reach]
-            for a in squares
-        }
+        distances = state.board.distances
+        reach = self.tunnel_reach
+        links: dict[int, list[int]] = {}
+        for a in squares:
+            row = distances(a)
+            links[a] = [b for b in squares if b != a and row[b] <= reach]
+        return links
 
     def interactions(
         self, state: GameState, owner: Piece, actor: Piece, squares: set[int]
