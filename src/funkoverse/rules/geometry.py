@@ -215,11 +215,29 @@ def _reach(
     parents: dict[int, int] | None = None,
 ) -> set[int]:
     """Squares reachable from `start` in 1 to `steps` legal steps (`start` itself excluded)."""
+    step_table = board.steps
+    if allowed is None and parents is None:
+        # what is reached, whatever the way: a step at a time, as sets
+        reached = {start}
+        ring = {start}
+        for _ in range(steps):
+            nxt: set[int] = set()
+            for sq in ring:
+                nxt.update(step_table(sq))
+                if links is not None and sq in links:
+                    nxt.update(links[sq])
+            nxt -= reached
+            nxt -= impassable
+            if not nxt:
+                break
+            reached |= nxt
+            ring = nxt
+        reached.discard(start)
+        return reached
     seen = {start}
     frontier = [start]
-    step_table = board.steps
     for _ in range(steps):
-        nxt: list[int] = []
+        ahead: list[int] = []
         for sq in frontier:
             around: Iterable[int] = step_table(sq)
             if links is not None and sq in links:
@@ -230,12 +248,12 @@ def _reach(
                 if allowed is not None and not allowed(sq, to):
                     continue
                 seen.add(to)
-                nxt.append(to)
+                ahead.append(to)
                 if parents is not None:
                     parents[to] = sq
-        if not nxt:
+        if not ahead:
             break
-        frontier = nxt
+        frontier = ahead
     seen.discard(start)
     return seen
 
