@@ -859,13 +859,19 @@ class Evaluator:
             attacker: Piece | None = None
             if w.abilities:
                 best_tries: list[float] = []
+                # the same character with the same actions comes back in many budgets
+                known: dict[tuple[str, int], list[float]] = {}
                 for budget in budgets:
                     tries: list[float] = []
                     for piece, k in budget:
                         if not piece.standing:
                             k -= RALLY
-                        away = moves[piece.square][dsq]  # type: ignore[index]
-                        t = self._tries(state, piece, k, away, d, d.standing)
+                        t = known.get((piece.id, k))
+                        if t is None:
+                            away = moves[piece.square][dsq]  # type: ignore[index]
+                            t = known[piece.id, k] = self._tries(
+                                state, piece, k, away, d, d.standing
+                            )
                         if t:
                             tries += t
                             attacker = attacker or piece
