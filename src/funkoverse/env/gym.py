@@ -127,7 +127,7 @@ class FunkoverseGymEnv(gymnasium.Env[dict[str, Any], int]):
             return np.zeros(self.game.codec.size, dtype=np.int8)
         return self.game.codec.mask(self.game.legal_choices())
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return self.game.render()
 
     def close(self) -> None:
