@@ -19,13 +19,15 @@ try:
     from pettingzoo.test import api_test
 except ImportError as missing:  # pragma: no cover - depends on the machine
     if os.environ.get("CI"):
-        raise ImportError(f"{missing}: CI installs the rl extra: pip install -e '.[test,rl]'")  # noqa: B904
+        raise ImportError(
+            f"{missing}: CI installs the rl extra: pip install -e '.[test,rl]'"
+        ) from missing
     pytest.skip(f"{missing}: pip install -e '.[rl]'", allow_module_level=True)
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
 from funkoverse.env.aec import FunkoverseEnv, IllegalAction
-from funkoverse.env.encode import ActionCodec, ObservationEncoder, piece_slots
+from funkoverse.env.encode import ActionCodec, ObservationEncoder, slots_of
 from funkoverse.env.gym import FunkoverseGymEnv
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.session import Session
@@ -169,7 +171,7 @@ def test_every_legal_choice_round_trips_and_no_two_share_an_action() -> None:
             assert seat is not None
             view = session.view(seat)
             choices = session.choices(seat)
-            slots = piece_slots(view)
+            slots = slots_of(view)
             pieces = list(view.pieces)
             numbers = [codec.encode(c, slots) for c in choices]
             assert len(set(numbers)) == len(set(choices)), spec

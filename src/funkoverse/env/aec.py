@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 
 from funkoverse.ai.arena import DEFAULT_MAX_ROUNDS, match_spec
 from funkoverse.content.setups import build
-from funkoverse.env.encode import PIECE_SLOTS, ActionCodec, Mask, ObservationEncoder, piece_slots
+from funkoverse.env.encode import PIECE_SLOTS, ActionCodec, Mask, ObservationEncoder, slots_of
 from funkoverse.errors import UserError
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.session import Session
@@ -61,9 +61,10 @@ class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
             raise UserError(f"render_mode '{render_mode}' is not one of: ansi")
         if spec is not None and (scenario or map_id or size or redraw):
             raise UserError("give a spec, or a scenario, map and size to draw one, not both")
-        self._draw = (scenario, map_id, size) if spec is None else None
-        self.redraw = redraw and spec is None
         self.spec = spec if spec is not None else match_spec(scenario, map_id, None, 0, size)
+        # teams drawn anew keep the map: the action space is the map's
+        self._draw = (scenario, self.spec.map, size) if spec is None else None
+        self.redraw = redraw and spec is None
         self.setup: Setup = build(self.spec)
         self.max_steps = max_steps
         self.max_rounds = max_rounds
@@ -122,9 +123,7 @@ class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
             return
         self.agent_selection = decider
         view = session.view(decider)
-        self._legal = self.codec.legal(session.choices(decider), piece_slots(view))
-        for agent in self.agents:
-            self.infos[agent] = {"action_mask": self._mask(agent)}
+        self._legal = self.codec.legal(session.choices(decider), slots_of(view))
 
     def _live(self) -> Session:
         if self.session is None:
@@ -173,12 +172,10 @@ class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
             for a in self.agents:
                 self.rewards[a] = 0.0 if winner is None else 1.0 if a == winner else -1.0
                 self.terminations[a] = True
-                self.infos[a] = {"action_mask": np.zeros(self.codec.size, dtype=np.int8)}
             self._legal = {}
         elif self._truncated(session):
             for a in self.agents:
                 self.truncations[a] = True
-                self.infos[a] = {"action_mask": np.zeros(self.codec.size, dtype=np.int8)}
             self._legal = {}
         else:
             self._select()

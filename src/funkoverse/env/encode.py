@@ -87,7 +87,7 @@ class EncodeError(UserError):
 # --------------------------------------------------------------------------- piece slots
 
 
-def piece_slots(view: GameState) -> dict[str, int]:
+def slots_of(view: GameState) -> dict[str, int]:
     """Each piece's slot: its place in the order pieces were put into the game."""
     return {pid: i for i, pid in enumerate(view.pieces)}
 
@@ -271,7 +271,7 @@ class ActionCodec:
     # -- whole choices ------------------------------------------------------------
 
     def encode(self, choice: Choice, slots: dict[str, int]) -> int:
-        """The action number of `choice` (`slots`: `piece_slots` of the deciding seat's view)."""
+        """The action number of `choice` (`slots`: `slots_of` the deciding seat's view)."""
         block = self._by_kind.get(type(choice))
         if block is None:
             raise EncodeError(f"'{choice.format()}' is not a choice an agent makes")

@@ -22,7 +22,7 @@ import numpy as np
 
 from funkoverse.ai.agents import Agent, agent_factory
 from funkoverse.env.aec import FunkoverseEnv, IllegalAction
-from funkoverse.env.encode import Mask, piece_slots
+from funkoverse.env.encode import Mask, slots_of
 from funkoverse.errors import UserError
 
 ILLEGAL = ("lose", "raise")
@@ -111,7 +111,7 @@ class FunkoverseGymEnv(gymnasium.Env[dict[str, Any], int]):
                 return
             view = session.view(seat)
             choice = self._opponents[seat].choose(view, session.choices(seat))
-            game.step(game.codec.encode(choice, piece_slots(view)))
+            game.step(game.codec.encode(choice, slots_of(view)))
 
     def _observe(self) -> dict[str, Any]:
         obs = self.game.observe(self.seat)
