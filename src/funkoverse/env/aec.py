@@ -25,7 +25,7 @@ from funkoverse.errors import UserError
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.session import Session
 from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import Setup
+from funkoverse.rules.state import GameState, Setup
 
 DEFAULT_MAX_STEPS = 5_000
 
@@ -83,6 +83,7 @@ class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
         self._seeds = random.Random()
         self.session: Session | None = None
         self._legal: dict[int, Choice] = {}
+        self._seen: tuple[tuple[str, int], GameState] | None = None
         self._steps = 0
 
     # -- spaces ---------------------------------------------------------------------
@@ -105,6 +106,7 @@ class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
             scenario, map_id, size = self._draw
             setup = build(match_spec(scenario, map_id, None, game_seed, size))
         self.session = Session(setup, game_seed)
+        self._seen = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -122,8 +124,16 @@ class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
             self._legal = {}
             return
         self.agent_selection = decider
-        view = session.view(decider)
+        view = self._view(decider)
         self._legal = self.codec.legal(session.choices(decider), slots_of(view))
+
+    def _view(self, seat: str) -> GameState:
+        """The game as `seat` may see it now (kept until the next choice: views are copies)."""
+        session = self._live()
+        key = (seat, session.version)
+        if self._seen is None or self._seen[0] != key:
+            self._seen = (key, session.view(seat))
+        return self._seen[1]
 
     def _live(self) -> Session:
         if self.session is None:
@@ -137,9 +147,8 @@ class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
 
     def observe(self, agent: str) -> dict[str, Any]:
         """`agent`'s observation: built from the game as its seat may see it."""
-        session = self._live()
         return {
-            "observation": self.encoder.encode(session.view(agent), agent),
+            "observation": self.encoder.encode(self._view(agent), agent),
             "action_mask": self._mask(agent),
         }
 
