@@ -19,9 +19,10 @@ import time
 import numpy as np
 
 from funkoverse.env.aec import FunkoverseEnv
+from funkoverse.env.encode import Mask
 
 
-def by_kind(env: FunkoverseEnv, mask: np.ndarray, rng: np.random.Generator) -> int:  # type: ignore[type-arg]
+def by_kind(env: FunkoverseEnv, mask: Mask, rng: np.random.Generator) -> int:
     """A legal action: a kind of choice uniformly, then one action of that kind."""
     kinds: dict[str, list[int]] = {}
     for action, choice in env.legal_choices().items():
@@ -30,7 +31,7 @@ def by_kind(env: FunkoverseEnv, mask: np.ndarray, rng: np.random.Generator) -> i
     return group[int(rng.integers(len(group)))]
 
 
-def uniform(env: FunkoverseEnv, mask: np.ndarray, rng: np.random.Generator) -> int:  # type: ignore[type-arg]
+def uniform(env: FunkoverseEnv, mask: Mask, rng: np.random.Generator) -> int:
     """Any legal action, uniformly: only the mask is read."""
     return int(rng.choice(np.flatnonzero(mask)))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ except ImportError as missing:  # pragma: no cover - depends on the machine
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
 from funkoverse.env.aec import FunkoverseEnv, IllegalAction
-from funkoverse.env.encode import ActionCodec, ObservationEncoder, slots_of
+from funkoverse.env.encode import ActionCodec, Mask, ObservationEncoder, slots_of
 from funkoverse.env.gym import FunkoverseGymEnv
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.session import Session
@@ -48,10 +49,10 @@ from funkoverse.rules.state import Phase
     ],
     ids=["knockout", "flags", "control", "leaders", "brawl-3"],
 )
-def test_pettingzoo_api_test_passes(game: dict[str, object]) -> None:
+def test_pettingzoo_api_test_passes(game: dict[str, Any]) -> None:
     with warnings.catch_warnings():  # advice that does not apply: seats' names, a Dict space
         warnings.simplefilter("ignore")
-        api_test(FunkoverseEnv(**game), num_cycles=300, verbose_progress=False)  # type: ignore[arg-type]
+        api_test(FunkoverseEnv(**game), num_cycles=300, verbose_progress=False)
 
 
 def test_a_whole_game_through_the_aec_loop_ends_with_rewards_that_sum_to_zero() -> None:
@@ -226,13 +227,13 @@ def _first_secret(env: FunkoverseEnv, seed: int, phase: Phase) -> list[int]:
     ],
     ids=["leader", "draft"],
 )
-def test_no_observation_shows_a_rivals_secret_pick(game: dict[str, object], phase: Phase) -> None:
+def test_no_observation_shows_a_rivals_secret_pick(game: dict[str, Any], phase: Phase) -> None:
     """Leaders: "Each player secretly picks one of their characters to be a leader"; Scenario
     Setup: "choose characters and items in secret". Whatever the first picker picks, the
     rival's observation is the same until the reveal (and the picker's own is not), and every
     observation is the one the seat's view gives."""
     for seed in range(3):
-        env = FunkoverseEnv(**game)  # type: ignore[arg-type]
+        env = FunkoverseEnv(**game)
         prefix = _first_secret(env, seed, phase)
         picker = env.agent_selection
         options = sorted(env.legal_choices())
@@ -260,7 +261,7 @@ def test_no_observation_shows_a_rivals_secret_pick(game: dict[str, object], phas
 # ------------------------------------------------------------------ determinism
 
 
-def _balanced(env: FunkoverseEnv, mask: np.ndarray, rng: np.random.Generator) -> int:  # type: ignore[type-arg]
+def _balanced(env: FunkoverseEnv, mask: Mask, rng: np.random.Generator) -> int:
     """A masked random action, first a kind of choice uniformly, then one of that kind."""
     legal = env.legal_choices()
     kinds: dict[str, list[int]] = {}
