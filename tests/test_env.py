@@ -28,6 +28,7 @@ except ImportError as missing:  # pragma: no cover - depends on the machine
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
 from funkoverse.env.aec import FunkoverseEnv, IllegalAction
+from funkoverse.env.aec import env as wrapped_env
 from funkoverse.env.encode import ActionCodec, Mask, ObservationEncoder, slots_of
 from funkoverse.env.gym import FunkoverseGymEnv
 from funkoverse.rules.choices import Choice
@@ -53,6 +54,13 @@ def test_pettingzoo_api_test_passes(game: dict[str, Any]) -> None:
     with warnings.catch_warnings():  # advice that does not apply: seats' names, a Dict space
         warnings.simplefilter("ignore")
         api_test(FunkoverseEnv(**game), num_cycles=300, verbose_progress=False)
+
+
+def test_the_wrapped_env_passes_too() -> None:
+    """`funkoverse.env.aec.env()`: the environment behind PettingZoo's order-enforcing wrapper."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(wrapped_env(scenario="flags"), num_cycles=100, verbose_progress=False)
 
 
 def test_a_whole_game_through_the_aec_loop_ends_with_rewards_that_sum_to_zero() -> None:

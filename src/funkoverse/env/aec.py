@@ -215,6 +215,12 @@ class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
         self.session = None
 
 
-def env(**kwargs: Any) -> FunkoverseEnv:
-    """The environment, as PettingZoo's classic games offer theirs."""
-    return FunkoverseEnv(**kwargs)
+raw_env = FunkoverseEnv
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment as PettingZoo's classic games offer theirs: wrapped so that a step
+    before `reset` or a `last` after the end is refused (`OrderEnforcingWrapper`)."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    return OrderEnforcingWrapper(FunkoverseEnv(**kwargs))
