@@ -199,6 +199,25 @@ def test_every_legal_choice_round_trips_and_no_two_share_an_action() -> None:
     assert expected <= kinds, expected - kinds
 
 
+@pytest.mark.parametrize(
+    ("scenario", "map_id"), [("knockout", "urzari-jungle"), ("control", "funko-factory")]
+)
+def test_the_codec_is_one_to_one_over_its_whole_space(scenario: str, map_id: str) -> None:
+    """Every action number of every block (those random games seldom reach included: the
+    Bride's fourth status card's shift-off, a control marker's flip) decodes to a choice that
+    encodes back to it."""
+    codec = ActionCodec(build(draw_spec(SetupRequest(scenario=scenario, map=map_id), 0)))
+    pieces = [f"piece-{i}" for i in range(codec.slots)]
+    slots = {p: i for i, p in enumerate(pieces)}
+    kinds = set()
+    for number in range(codec.size):
+        choice = codec.decode(number, pieces)
+        assert codec.encode(choice, slots) == number, (number, choice)
+        kinds.add(type(choice).__name__)
+    assert len(kinds) == len([b for b in codec.blocks if b.size])
+    assert {"ShiftOff", "FlipControl", "MinionChallenge", "Option"} <= kinds
+
+
 def test_the_action_space_is_the_same_for_every_team_on_a_map() -> None:
     """The codec's domains are the map's squares and the whole catalog, not the teams drawn."""
     specs = [draw_spec(SetupRequest(scenario="flags", map="urzari-jungle"), s) for s in (1, 2)]
