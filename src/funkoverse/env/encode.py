@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from funkoverse.content.characters import load_characters
 from funkoverse.errors import UserError
+from funkoverse.rules import engine
 from funkoverse.rules.cards import TokenColor
 from funkoverse.rules.choices import (
     Assist,
@@ -64,6 +65,7 @@ from funkoverse.rules.choices import (
     UseItem,
     registered_options,
 )
+from funkoverse.rules.frames import ChoiceFrame
 from funkoverse.rules.numbers import CONTROL_MARKERS, TRACK_LENGTH
 from funkoverse.rules.pieces import Kind, Role
 from funkoverse.rules.scenario import control_areas
@@ -382,6 +384,7 @@ PIECE_BASE = (
     "items held",
     "status cards",
     "active",
+    "doing the step decided now",  # the piece of the decision on top of the stack
     "leader",
     "elusive",
 )
@@ -490,6 +493,8 @@ class ObservationEncoder:
         order = self._sides(view, seat)
         rel = {side: i for i, side in enumerate(order)}
         leaders = {s.leader for s in view.sides.values() if s.leader in view.pieces}
+        top = view.stack[-1] if view.stack else None
+        doer = top.piece if isinstance(top, ChoiceFrame) else None
         start, (slots, width) = self.layout.pieces
         if len(view.pieces) > slots:
             raise EncodeError(
@@ -534,6 +539,7 @@ class ObservationEncoder:
                 min(1.0, len(piece.items) / 2),
                 min(1.0, len(piece.statuses) / 4),
                 piece.id == view.active,
+                piece.id == doer,
                 piece.id in leaders,
                 piece.elusive,
             )
@@ -559,7 +565,7 @@ class ObservationEncoder:
             view.actions_left / 2,
             bool(view.stack),
             view.leaders_revealed,
-            view.to_act == seat,
+            engine.decider(view) == seat,
         )
         glob[len(GLOBALS) + PHASES.index(view.phase)] = 1
         np.clip(obs, 0.0, 1.0, out=obs)
