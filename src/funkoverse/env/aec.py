@@ -34,7 +34,7 @@ class IllegalAction(UserError):
     """An action number that is not one of the legal choices now."""
 
 
-class FunkoverseEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
+class FunkoverseEnv(AECEnv):
     """One game of `spec` (or of `scenario` on `map_id` with teams drawn as `funkoverse
     match` draws them) per episode; `redraw` draws new teams at each reset from its seed."""
 

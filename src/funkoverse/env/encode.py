@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -78,8 +78,8 @@ COLORS: tuple[TokenColor, ...] = tuple(TokenColor)
 # point markers go on the track by their piece).
 PIECE_TRACKED = ("character", "companion", "point")
 
-Vector = npt.NDArray[np.float32]
-Mask = npt.NDArray[np.int8]
+Vector: TypeAlias = npt.NDArray[np.float32]
+Mask: TypeAlias = npt.NDArray[np.int8]
 
 
 class EncodeError(UserError):
