@@ -110,6 +110,14 @@ def test_gymnasium_episode_against_an_agent_and_illegal_actions() -> None:
         assert strict.game.agent_selection == strict.seat
 
 
+def test_render_draws_the_board_as_text() -> None:
+    env = FunkoverseEnv(scenario="flags", render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert text is not None and " a " in text.splitlines()[0] and "points: dark 0" in text
+    assert FunkoverseEnv().render() is None
+
+
 def test_the_aec_env_refuses_an_illegal_action_in_one_line() -> None:
     env = FunkoverseEnv()
     env.reset(seed=0)
