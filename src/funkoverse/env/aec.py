@@ -105,6 +105,11 @@ class FunkoverseEnv(AECEnv):
         if self.redraw and self._draw is not None:
             scenario, map_id, size = self._draw
             setup = build(match_spec(scenario, map_id, None, game_seed, size))
+            if [t.side for t in setup.teams] != self.possible_agents:
+                raise UserError(
+                    f"seed {game_seed} draws seats {', '.join(t.side for t in setup.teams)}, "
+                    f"not this environment's {', '.join(self.possible_agents)}: give a spec"
+                )
         self.session = Session(setup, game_seed)
         self._seen = None
         self.agents = list(self.possible_agents)
