@@ -7,8 +7,11 @@ must never pass without having run the checkers."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -125,6 +128,20 @@ def test_the_aec_env_refuses_an_illegal_action_in_one_line() -> None:
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(IllegalAction, match=r"is not legal for .* now"):
         env.step(illegal)
+
+
+def test_the_example_plays_games_through_the_env() -> None:
+    """examples/rl_random_policy.py: a masked random policy, with results and speed."""
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, str(root / "examples" / "rl_random_policy.py"), "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(root / "src")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\ngame ") == 2 and "steps/s" in result.stdout
 
 
 # ------------------------------------------------------------------ the action codec
