@@ -1,0 +1,231 @@
+"""The game as a PettingZoo AEC environment, in the shape of PettingZoo's classic games.
+
+The agents are the seats. At each step the agent selected is the session's decider; its
+observation is `{"observation": float32 vector, "action_mask": int8 vector}`, built from the
+game as that seat may see it. An action is a number of the fixed `Discrete` space of
+`ActionCodec`; the session applies it and draws the chance outcomes that follow (dice, the
+First Player flip) with the game's generator, seeded by `reset(seed=...)`. Rewards come at
+the end: +1 to the winner, -1 to the others, 0 to all in a game without a winner or one
+truncated (`max_steps` decisions or past `max_rounds` rounds).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from funkoverse.ai.arena import DEFAULT_MAX_ROUNDS, match_spec
+from funkoverse.content.setups import build
+from funkoverse.env.encode import PIECE_SLOTS, ActionCodec, Mask, ObservationEncoder, slots_of
+from funkoverse.errors import UserError
+from funkoverse.rules.choices import Choice
+from funkoverse.rules.session import Session
+from funkoverse.rules.spec import SetupSpec
+from funkoverse.rules.state import GameState, Setup
+
+DEFAULT_MAX_STEPS = 5_000
+
+
+class IllegalAction(UserError):
+    """An action number that is not one of the legal choices now."""
+
+
+class FunkoverseEnv(AECEnv):
+    """One game of `spec` (or of `scenario` on `map_id` with teams drawn as `funkoverse
+    match` draws them) per episode; `redraw` draws new teams at each reset from its seed."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it from the class)
+        "name": "funkoverse_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        spec: SetupSpec | None = None,
+        scenario: str | None = None,
+        map_id: str | None = None,
+        size: int | None = None,
+        redraw: bool = False,
+        max_steps: int | None = DEFAULT_MAX_STEPS,
+        max_rounds: int | None = DEFAULT_MAX_ROUNDS,
+        piece_slots: int = PIECE_SLOTS,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise UserError(f"render_mode '{render_mode}' is not one of: ansi")
+        if spec is not None and (scenario or map_id or size or redraw):
+            raise UserError("give a spec, or a scenario, map and size to draw one, not both")
+        self.spec = spec if spec is not None else match_spec(scenario, map_id, None, 0, size)
+        # teams drawn anew keep the map: the action space is the map's
+        self._draw = (scenario, self.spec.map, size) if spec is None else None
+        self.redraw = redraw and spec is None
+        self.setup: Setup = build(self.spec)
+        self.max_steps = max_steps
+        self.max_rounds = max_rounds
+        self.render_mode = render_mode
+        self.codec = ActionCodec(self.setup, piece_slots)
+        self.encoder = ObservationEncoder(self.codec, self.setup)
+        self.possible_agents: list[str] = [t.side for t in self.setup.teams]
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.codec.size,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.codec.size) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self.session: Session | None = None
+        self._legal: dict[int, Choice] = {}
+        self._seen: tuple[tuple[str, int], GameState] | None = None
+        self._steps = 0
+
+    # -- spaces ---------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- the episode ------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; `seed` fixes its dice (and its teams when `redraw`)."""
+        if seed is not None:
+            self._seeds.seed(seed)
+        game_seed = seed if seed is not None else self._seeds.randrange(2**31)
+        setup = self.setup
+        if self.redraw and self._draw is not None:
+            scenario, map_id, size = self._draw
+            setup = build(match_spec(scenario, map_id, None, game_seed, size))
+            if [t.side for t in setup.teams] != self.possible_agents:
+                raise UserError(
+                    f"seed {game_seed} draws seats {', '.join(t.side for t in setup.teams)}, "
+                    f"not this environment's {', '.join(self.possible_agents)}: give a spec"
+                )
+        self.session = Session(setup, game_seed)
+        self._seen = None
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._steps = 0
+        self._select()
+
+    def _select(self) -> None:
+        """Point at the deciding seat and list its legal choices by action number."""
+        session = self._live()
+        decider = session.decider
+        if decider is None:
+            self._legal = {}
+            return
+        self.agent_selection = decider
+        view = self._view(decider)
+        self._legal = self.codec.legal(session.choices(decider), slots_of(view))
+
+    def _view(self, seat: str) -> GameState:
+        """The game as `seat` may see it now (kept until the next choice: views are copies)."""
+        session = self._live()
+        key = (seat, session.version)
+        if self._seen is None or self._seen[0] != key:
+            self._seen = (key, session.view(seat))
+        return self._seen[1]
+
+    def _live(self) -> Session:
+        if self.session is None:
+            raise UserError("call reset() before using the environment")
+        return self.session
+
+    def _mask(self, agent: str) -> Mask:
+        if agent != self.agent_selection or self._live().over:
+            return np.zeros(self.codec.size, dtype=np.int8)
+        return self.codec.mask(self._legal)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """`agent`'s observation: built from the game as its seat may see it."""
+        return {
+            "observation": self.encoder.encode(self._view(agent), agent),
+            "action_mask": self._mask(agent),
+        }
+
+    def legal_choices(self) -> dict[int, Choice]:
+        """The deciding seat's legal choices by action number."""
+        return dict(self._legal)
+
+    def step(self, action: int | None) -> None:
+        """The selected agent's action; a terminated agent's step must be None."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} must act: None is only for a finished game")
+        choice = self._legal.get(int(action))
+        if choice is None:
+            raise IllegalAction(
+                f"action {int(action)} ({self.codec.describe(int(action))}) is not legal for "
+                f"{agent} now; pick one where action_mask is 1"
+            )
+        session = self._live()
+        session.play(agent, choice)
+        self._steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if session.over:
+            winner = session.winner
+            for a in self.agents:
+                self.rewards[a] = 0.0 if winner is None else 1.0 if a == winner else -1.0
+                self.terminations[a] = True
+            self._legal = {}
+        elif self._truncated(session):
+            for a in self.agents:
+                self.truncations[a] = True
+            self._legal = {}
+        else:
+            self._select()
+        self._accumulate_rewards()
+
+    def _truncated(self, session: Session) -> bool:
+        if self.max_steps is not None and self._steps >= self.max_steps:
+            return True
+        return self.max_rounds is not None and session.state.round > self.max_rounds
+
+    @property
+    def winner(self) -> str | None:
+        """The winning seat once the game is over."""
+        return self._live().winner
+
+    def render(self) -> str | None:
+        """The board as text (render_mode 'ansi'), for people."""
+        if self.render_mode != "ansi" or self.session is None:
+            return None
+        from funkoverse.cli.render import render_board
+
+        view = self.session.view(None)
+        board = render_board(view.board, list(view.pieces.values())).plain
+        sides = ", ".join(f"{s} {view.sides[s].points}" for s in view.seats)
+        return f"{board}\nround {view.round}, {view.phase.value}; points: {sides}"
+
+    def close(self) -> None:
+        self.session = None
+
+
+raw_env = FunkoverseEnv
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment as PettingZoo's classic games offer theirs: wrapped so that a step
+    before `reset` or a `last` after the end is refused (`OrderEnforcingWrapper`)."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    return OrderEnforcingWrapper(FunkoverseEnv(**kwargs))
