@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from funkoverse.ai.agents import AGENTS
+from funkoverse.cli.fancontent import add_content_option, apply_content
 from funkoverse.errors import UserError
 
 
@@ -64,13 +64,7 @@ def register(sub: Any) -> None:
         help="restricted play: ability:ID, item:ID or action:NAME, barred to both sides, or to "
         "one with a= or b= (a=ability:savage-hunger); may be given more than once",
     )
-    p.add_argument(
-        "--content",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a folder of fan-made content to add (see examples/fan-content)",
-    )
+    add_content_option(p)
     p.add_argument("--out", default="results.db", help="the results store (default: %(default)s)")
     p.add_argument("--backend", default="local", choices=("local", "ray"))
     p.add_argument(
@@ -90,15 +84,13 @@ def _list(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from funkoverse.content.extra import use_content
     from funkoverse.content.statuses import load_items
     from funkoverse.lab.bars import parse_bar
     from funkoverse.lab.plan import matchups, plan
     from funkoverse.lab.run import run as run_plan
     from funkoverse.lab.store import Store
 
-    content = [str(Path(d).resolve()) for d in args.content]
-    use_content(content)
+    content = apply_content(args)
     if args.backend == "local" and args.address:
         raise UserError("--address is for --backend ray")
     items = _list(args.items)
