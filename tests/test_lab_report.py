@@ -178,3 +178,21 @@ def test_a_bad_bar_or_store_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert "no character has an ability 'no-such'" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "none.db")]) == 2
     assert "no such results store" in capsys.readouterr().err
+
+
+def test_the_server_shows_the_latest_report(
+    report: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from funkoverse.server.app import create_app
+
+    _, out = report
+    monkeypatch.delenv("FUNKOVERSE_REPORT", raising=False)
+    with TestClient(create_app(tmp_path / "games.db", workers=1, thinking=False)) as client:
+        none = client.get("/report")
+        assert none.status_code == 404 and "funkoverse report" in none.text
+        monkeypatch.setenv("FUNKOVERSE_REPORT", str(out))
+        page = client.get("/report")
+        assert page.status_code == 200
+        assert page.text == (out / "index.html").read_text(encoding="utf-8")
