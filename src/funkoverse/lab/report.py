@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import html
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -50,13 +51,8 @@ def _team_name(label: str, names: dict[str, str]) -> str:
 
 def write_report(results: Path, out: Path, bootstrap: int = 200, seed: int = 0) -> Path:
     """Write OUT/index.html and OUT/*.csv from the results store `results`; returns OUT."""
-    try:
-        import numpy  # noqa: F401
-        import scipy  # noqa: F401
-    except ImportError:
-        raise UserError(
-            "funkoverse report needs numpy and scipy: pip install -e '.[lab]'"
-        ) from None
+    if any(importlib.util.find_spec(m) is None for m in ("numpy", "scipy")):
+        raise UserError("funkoverse report needs numpy and scipy: pip install -e '.[lab]'")
     if bootstrap < 0:
         raise UserError(f"--bootstrap must be 0 or more, not {bootstrap}")
     games_all = stats.load_games(results)
