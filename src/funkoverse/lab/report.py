@@ -250,8 +250,12 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     """A few sentences on what the figures say most clearly."""
     out: list[str] = []
     games: Sequence[Game] = f["games"]  # type: ignore[assignment]
-    scen = sorted({g.scenario for g in games})
-    where = ", ".join(scen)
+    from funkoverse.content.scenarios import load_scenarios
+
+    known = load_scenarios()
+    where = " and ".join(
+        known[s].name if s in known else s for s in sorted({g.scenario for g in games})
+    )
     chars: dict[str, Rate] = f["characters"]  # type: ignore[assignment]
     ranked = sorted(chars.items(), key=lambda kv: -kv[1].rate)
     if ranked:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from funkoverse.errors import UserError
@@ -143,7 +144,12 @@ def _ray(
     started = not ray.is_initialized()
     if started:
         if address:
-            ray.init(address=address, log_to_driver=False)
+            import funkoverse
+
+            # the cluster's workers get this package's code with the job (its pure-Python
+            # dependencies are the standard library's)
+            code = str(Path(funkoverse.__file__).parent)
+            ray.init(address=address, log_to_driver=False, runtime_env={"py_modules": [code]})
         else:
             ray.init(
                 num_cpus=workers,
