@@ -129,12 +129,15 @@ def test_killed_halfway_it_resumes_without_replaying_a_finished_game(tmp_path: P
         assert {r[0]: r for r in store.results()} == after
 
 
-def test_ray_backend_without_ray_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ray_backend_without_ray_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray: ImportError
     from funkoverse.errors import UserError
-    from funkoverse.lab.run import RAY_INSTALL, _ray
+    from funkoverse.lab.run import RAY_INSTALL, run
 
-    with pytest.raises(UserError) as e:
-        list(_ray(plan(matchups(["the-cheetah", "priestess"], 1, ["flags"]), 1, 0), 1, None))
+    tasks = plan(matchups(["the-cheetah", "priestess"], 1, ["flags"]), 1, 0)
+    with pytest.raises(UserError) as e, Store(tmp_path / "r.db") as store:
+        run(tasks, store, backend="ray")
     assert str(e.value) == RAY_INSTALL
     assert "pip install -e '.[lab]'" in RAY_INSTALL

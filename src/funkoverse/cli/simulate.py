@@ -31,6 +31,12 @@ def register(sub: Any) -> None:
         default="all",
         help="character ids, comma separated, or 'all' (default: %(default)s)",
     )
+    p.add_argument(
+        "--focus",
+        default="",
+        help="only the matchups where a team has one of these characters or items (comma "
+        "separated): a card against every team",
+    )
     p.add_argument("--size", type=int, default=2, help="characters a side (default: %(default)s)")
     p.add_argument(
         "--items",
@@ -107,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         items,
         [parse_bar(b) for b in args.bar],
         args.max_rounds,
+        _list(args.focus),
     )
     tasks = plan(found, args.games, args.seed, content)
     if args.dry_run:
@@ -136,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         "stored_before": stats.already,
         "played": stats.played,
         "seconds": round(stats.seconds, 2),
+        "startup_seconds": round(stats.startup, 2),
         "games_per_second": round(stats.rate, 3),
         "store": args.out,
         "games_in_store": total,

@@ -158,9 +158,12 @@ def matchups(
     items: Sequence[str] = (),
     bars: Sequence[Bar] = (),
     max_rounds: int = DEFAULT_MAX_ROUNDS,
+    focus: Sequence[str] = (),
 ) -> list[Matchup]:
     """Every pair of teams with no character in common, on every scenario and map (a
-    scenario's own first map when none is given), checked to build."""
+    scenario's own first map when none is given), checked to build. With `focus` (character
+    or item ids), only the pairs where a team has one of them: a card measured against
+    every team."""
     agent_factory(agent_a)
     agent_factory(agent_b or agent_a)
     if max_rounds < 1:
@@ -175,6 +178,9 @@ def matchups(
     check_bars(bars, abilities, set(known_items))
     all_scenarios = load_scenarios()
     ids = roster_ids(roster)
+    for f in focus:
+        if f not in ids and f not in items:
+            raise UserError(f"--focus {f}: not a character of the roster nor an item given")
     made = teams(ids, size, items)
     out: list[Matchup] = []
     for sid in scenarios:
@@ -186,6 +192,8 @@ def matchups(
             for a, b in itertools.combinations(made, 2):
                 if set(a.characters) & set(b.characters):
                     continue
+                if focus and not any(_has(a, f) or _has(b, f) for f in focus):
+                    continue
                 out.append(
                     Matchup(sid, map_id, a, b, agent_a, agent_b or agent_a, tuple(bars), max_rounds)
                 )
@@ -194,6 +202,10 @@ def matchups(
     for m in {(m.scenario, m.map): m for m in out}.values():
         build(spec_of(m, 0))  # a bad scenario, map or team: one line, before any game
     return out
+
+
+def _has(team: Team, card: str) -> bool:
+    return card in team.characters or any(i == card for i, _ in team.items)
 
 
 def _default_map(scenario_id: str) -> str:

@@ -39,7 +39,8 @@ class RunStats:
     planned: int
     already: int  # stored before this run
     played: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # playing, from the first game sent out to the last stored
+    startup: float = 0.0  # starting or joining Ray, before that
 
     @property
     def rate(self) -> float:
@@ -63,21 +64,33 @@ def run(
     store.add_plan(tasks)
     todo = store.pending(tasks)
     stats = RunStats(planned=len(tasks), already=len(tasks) - len(todo))
-    if backend == "ray":
-        results = _ray(todo, workers, address)
+    ray: Any = None
+    started = False
+    t0 = time.perf_counter()
+    if backend == "ray" and todo:
+        ray, started = _ray_start(workers, address)
+        stats.startup = time.perf_counter() - t0
+        results = _ray(todo, ray, workers)
     elif workers == 1 or len(todo) <= 1:
         results = ((t, play_task(t)) for t in todo)
     else:
         results = _local(todo, workers)
     t0 = time.perf_counter()
-    with _progress(show_progress, len(tasks), stats.already) as advance:
-        for task, record in results:
-            if store.add(task, record):
-                stats.played += 1
-            stats.seconds = time.perf_counter() - t0
-            advance(stats.rate)
-            if on_game is not None:
-                on_game(task, record)
+    try:
+        with _progress(show_progress, len(tasks), stats.already) as advance:
+            for task, record in results:
+                if store.add(task, record):
+                    stats.played += 1
+                stats.seconds = time.perf_counter() - t0
+                advance(stats.rate)
+                if on_game is not None:
+                    on_game(task, record)
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # cancels what is in flight
+        if started:
+            ray.shutdown()
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -132,15 +145,13 @@ def guess_seconds(task: GameTask) -> float:
     return max(GUESS_SECONDS.get(a, 2.0) for a in (task.agent_a, task.agent_b))
 
 
-def _ray(
-    todo: Sequence[GameTask], workers: int, address: str | None
-) -> Iterator[tuple[GameTask, GameRecord]]:
+def _ray_start(workers: int, address: str | None) -> tuple[Any, bool]:
+    """Ray, connected to `address` or to a local instance of `workers` CPUs started here
+    (then True: this run shuts it down)."""
     try:
         ray: Any = importlib.import_module("ray")
     except ImportError:
         raise UserError(RAY_INSTALL) from None
-    if not todo:
-        return
     started = not ray.is_initialized()
     if started:
         if address:
@@ -157,6 +168,12 @@ def _ray(
                 log_to_driver=False,
                 configure_logging=False,
             )
+    return ray, started
+
+
+def _ray(todo: Sequence[GameTask], ray: Any, workers: int) -> Iterator[tuple[GameTask, GameRecord]]:
+    """Tasks played as Ray tasks in batches, at most two a CPU in flight, yielded as each
+    batch finishes (`ray.wait`)."""
     cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
     remote: Any = ray.remote(num_cpus=1, max_retries=3)(play_batch)
     queue = batches(todo, guess_seconds(todo[0]))
@@ -177,8 +194,6 @@ def _ray(
     finally:
         for ref in in_flight:
             ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
 
 
 # --------------------------------------------------------------------------- progress
