@@ -298,7 +298,12 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
         w = worth[0]
         out.append(
             f"Barring {w.bar} moves its side's win rate from {_ci(w.free)} to {_ci(w.barred)}: "
-            f"it is worth {100 * w.worth:+.0f} points of win rate."
+            f"it is worth {100 * w.worth:+.0f} points of win rate"
+            + (
+                "."
+                if w.free.ci[0] > w.barred.ci[1] or w.barred.ci[0] > w.free.ci[1]
+                else " (the two intervals overlap: not yet clear at these numbers)."
+            )
         )
     return out
 
