@@ -160,7 +160,13 @@ def _ray_start(workers: int, address: str | None) -> tuple[Any, bool]:
             # the cluster's workers get this package's code with the job (its pure-Python
             # dependencies are the standard library's)
             code = str(Path(funkoverse.__file__).parent)
-            ray.init(address=address, log_to_driver=False, runtime_env={"py_modules": [code]})
+            try:
+                ray.init(address=address, log_to_driver=False, runtime_env={"py_modules": [code]})
+            except Exception as e:  # Ray raises several kinds; a person needs one line
+                detail = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise UserError(
+                    f"--address {address}: cannot join a Ray cluster ({detail})"
+                ) from None
         else:
             ray.init(
                 num_cpus=workers,
