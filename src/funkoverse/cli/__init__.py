@@ -27,6 +27,8 @@ COMMANDS: dict[str, str] = {
     "perft": "perft",
     "match": "match",
     "content": "content",
+    "simulate": "simulate",
+    "report": "report",
 }
 
 

@@ -52,7 +52,11 @@ def register(sub: Any) -> None:
     lst.add_argument("--json", action="store_true", help="one JSON object")
     lst.set_defaults(func=run_list)
     chk = verbs.add_parser("check", help="validate the shipped content, or one file of yours")
-    chk.add_argument("path", nargs="?", help="a content file (TOML); none: every shipped file")
+    chk.add_argument(
+        "path",
+        nargs="?",
+        help="a content file (TOML) or a folder of fan content; none: every shipped file",
+    )
     chk.add_argument(
         "--kind", choices=KINDS, help="what the file is (default: from its folder or fields)"
     )
@@ -152,7 +156,22 @@ def check_file(path: Path, kind: str | None) -> str:
     return f"{name}: ok ({kind} {label!s})"
 
 
+def check_folder(folder: Path) -> int:
+    """A folder of fan-made content (as examples/fan-content): every file on its own, then
+    all of them together with the shipped content (ids matching file names, no clash)."""
+    from funkoverse.content.extra import FOLDERS, use_content
+
+    files = sorted(p for f in FOLDERS for p in (folder / f).glob("*.toml"))
+    for path in files:
+        print(check_file(path, None))
+    use_content([folder])
+    print(f"{folder}: {len(files)} content files: all ok beside the shipped content")
+    return 0
+
+
 def run_check(args: argparse.Namespace) -> int:
+    if args.path and Path(args.path).is_dir():
+        return check_folder(Path(args.path))
     if args.path:
         print(check_file(Path(args.path), args.kind))
         return 0

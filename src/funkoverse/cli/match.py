@@ -18,6 +18,7 @@ from funkoverse.ai.arena import (
     run_games,
     summarize,
 )
+from funkoverse.cli.fancontent import add_content_option, apply_content
 
 
 def register(sub: Any) -> None:
@@ -55,10 +56,12 @@ def register(sub: Any) -> None:
         help="a game still going after this many rounds is a draw (default: %(default)s)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_content_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_content(args)
     check_match(args.a, args.b, args.games, args.workers, args.max_rounds)
     match_spec(args.scenario, args.map, None, args.seed, args.size)  # bad input: one line
     specs = game_specs(

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from funkoverse.ai.agents import AGENTS
+from funkoverse.cli.fancontent import add_content_option, apply_content
 from funkoverse.cli.gamefile import load_game, save_game
 from funkoverse.cli.terminal import Person, sides_panel
 from funkoverse.content.setups import SetupRequest, build, draw_spec, players_of
@@ -97,6 +98,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--save", metavar="FILE", help="write the game to FILE after every choice")
     p.add_argument("--load", metavar="FILE", help="continue the game saved in FILE")
+    add_content_option(p)
     p.set_defaults(func=run)
 
 
@@ -178,6 +180,7 @@ def _fresh_seed() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_content(args)
     if args.max_rounds < 1:
         raise UserError("--max-rounds must be at least 1")
     who, teams = _controllers(args)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from funkoverse.cli.fancontent import add_content_option, apply_content
 from funkoverse.errors import UserError
 
 
@@ -32,6 +33,7 @@ def register(sub: Any) -> None:
         help="processes the computer thinks in (default: %(default)s)",
     )
     p.add_argument("--open", action="store_true", help="open the page in a browser")
+    add_content_option(p)
     p.set_defaults(func=run)
 
 
@@ -61,6 +63,7 @@ def _check_free(host: str, port: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_content(args)
     if not 0 < args.port < 65536:
         raise UserError(f"--port must be from 1 to 65535, not {args.port}")
     if args.workers < 1:

@@ -92,13 +92,18 @@ def load_character_file(path: Path) -> CharacterCard:
 
 @cache
 def load_characters() -> Mapping[str, CharacterCard]:
-    """Every shipped character card, by id."""
+    """Every character card, by id: the shipped ones and any fan-made ones in use."""
+    from funkoverse.content.extra import extra_files, refuse_clash
+
     cards: dict[str, CharacterCard] = {}
-    for path in sorted(CHARACTERS.glob("*.toml")):
+    shipped = sorted(CHARACTERS.glob("*.toml"))
+    for path in shipped + extra_files("characters"):
         card = load_character_file(path)
         if card.id != path.stem:
             raise UserError(
                 f"{where(path)}: field 'id': '{card.id}' should match the file name '{path.stem}'"
             )
+        if card.id in cards:
+            refuse_clash("character", card.id, path)
         cards[card.id] = card
     return cards

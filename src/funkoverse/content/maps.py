@@ -147,6 +147,9 @@ def load_map(id_or_path: str | Path) -> Board:
     if isinstance(id_or_path, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", text_id):
         if (_maps_folder() / f"{text_id}.toml").is_file():
             return _shipped_map(text_id)
+        fan = _fan_map(text_id)
+        if fan is not None:
+            return fan
         if not Path(text_id).exists():
             known = ", ".join(shipped_maps()) or "none"
             raise UserError(f"unknown map {text_id!r} (shipped maps: {known}; or give a file path)")
@@ -158,6 +161,21 @@ def _shipped_map(map_id: str) -> Board:
     res = _maps_folder() / f"{map_id}.toml"
     board = parse_map_text(res.read_text(encoding="utf-8"), f"maps/{map_id}.toml")
     return dataclasses.replace(board, id=map_id)
+
+
+def _fan_map(map_id: str) -> Board | None:
+    """A fan-made map of a content folder in use (`--content`), by id; read once."""
+    from funkoverse.content.extra import extra_map
+
+    path = extra_map(map_id)
+    if path is None:
+        return None
+    return _fan_map_file(str(path), map_id)
+
+
+@functools.cache
+def _fan_map_file(path: str, map_id: str) -> Board:
+    return dataclasses.replace(load_map_file(Path(path)), id=map_id)
 
 
 def load_map_file(path: Path) -> Board:

@@ -86,13 +86,17 @@ def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
 
 @cache
 def load_scenarios() -> Mapping[str, Scenario]:
+    from funkoverse.content.extra import extra_files, refuse_clash
+
     found: dict[str, Scenario] = {}
-    for path in sorted((DATA / "scenarios").glob("*.toml")):
+    for path in sorted((DATA / "scenarios").glob("*.toml")) + extra_files("scenarios"):
         s = parse_scenario(read_toml(path), where(path))
         if s.id != path.stem:
             raise UserError(
                 f"{where(path)}: field 'id': '{s.id}' should match the file name '{path.stem}'"
             )
+        if s.id in found:
+            refuse_clash("scenario", s.id, path)
         found[s.id] = s
     return found
 

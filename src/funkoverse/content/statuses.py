@@ -135,13 +135,17 @@ def parse_bonus(data: Mapping[str, Any], name: str) -> BonusObjective:
 
 
 def _load(directory: Path, parse: Any) -> dict[str, Any]:
+    from funkoverse.content.extra import extra_files, refuse_clash
+
     found: dict[str, Any] = {}
-    for path in sorted(directory.glob("*.toml")):
+    for path in sorted(directory.glob("*.toml")) + extra_files(directory.name):
         card = parse(read_toml(path), where(path))
         if card.id != path.stem:
             raise UserError(
                 f"{where(path)}: field 'id': '{card.id}' should match the file name '{path.stem}'"
             )
+        if card.id in found:
+            refuse_clash(directory.name.rstrip("s"), card.id, path)
         found[card.id] = card
     return found
 

@@ -87,6 +87,17 @@ def _fields(model: type[BaseModel], data: Any) -> Any:
         raise ApiError(400, "bad_request", first_error(e)) from None
 
 
+def latest_report(db: Path) -> Path | None:
+    """The balance report page to show: the folder FUNKOVERSE_REPORT names, else `report/`
+    beside the server's database; None when neither holds one."""
+    import os
+
+    from funkoverse.lab.report import latest
+
+    named = os.environ.get("FUNKOVERSE_REPORT")
+    return latest(Path(named) if named else db.parent / "report")
+
+
 def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
     """The server's application, its games kept in the SQLite database `db`."""
     store = Store(db)
@@ -371,6 +382,21 @@ def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return FileResponse(WEB / "icon.svg", media_type="image/svg+xml")
+
+    @app.get("/report", include_in_schema=False)
+    async def report_page() -> Response:
+        """The latest balance report (`funkoverse report`), when one has been written."""
+        page = latest_report(db)
+        if page is None:
+            return Response(
+                "<!doctype html><title>No report</title><p>No balance report yet: run "
+                "<code>funkoverse simulate</code>, then <code>funkoverse report RESULTS.db "
+                f"--out {db.parent / 'report'}</code> (or set FUNKOVERSE_REPORT to a report "
+                "folder).</p>",
+                status_code=404,
+                media_type="text/html",
+            )
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

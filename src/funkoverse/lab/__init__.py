@@ -1,0 +1,7 @@
+"""The balance lab: play every matchup many times, store the results, report who beats whom.
+
+`plan` lists the games of a sweep (each with its spec and seed), `store` keeps them in
+SQLite as they finish, `run` plays them in local worker processes or as Ray tasks, `bars`
+holds restricted play (a side barred from one ability, item or action), and `report`
+turns a store into an offline HTML page and CSV files.
+"""

@@ -1,0 +1,423 @@
+"""The figures of a balance report, computed from a results store's games: pure functions
+of the rows, so a test can recompute each one and compare it with the page.
+
+Scores count a draw (a game stopped at the round limit) as half a win. Intervals of rates
+are Wilson 95% intervals (`arena.wilson`); ratings are a Bradley-Terry model of teams (a
+team's strength is the sum of its characters' and items' ratings; the chance that A beats
+B is the logistic of the difference), fitted by maximum likelihood with a small ridge
+term, with bootstrap intervals from resampled games.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from funkoverse.ai.arena import wilson
+from funkoverse.errors import UserError
+from funkoverse.lab.bars import parse_bar
+
+RIDGE = 0.01  # keeps ratings finite when a card always wins or always loses
+ELO = 400 / 2.302585092994046  # log-odds to Elo points
+
+
+@dataclass(frozen=True)
+class Game:
+    """One stored game, as the report reads it."""
+
+    game_id: str
+    scenario: str
+    map: str
+    team_a: str
+    team_b: str
+    agent_a: str
+    agent_b: str
+    bars: tuple[str, ...]
+    a_side: str
+    first_player: str | None
+    winner: str | None  # "a", "b", None
+    rounds: int
+    abilities: dict[str, dict[str, int]]
+    items: dict[str, dict[str, int]]
+
+    @property
+    def score_a(self) -> float:
+        return 1.0 if self.winner == "a" else 0.0 if self.winner == "b" else 0.5
+
+    def members(self, who: str) -> tuple[list[str], list[str]]:
+        """A team's characters and items, read from its label ('x+y/item')."""
+        label = self.team_a if who == "a" else self.team_b
+        chars, _, items = label.partition("/")
+        return chars.split("+"), [i for i in items.split("+") if i]
+
+
+def load_games(path: Path) -> list[Game]:
+    """Every game of a results store."""
+    if not path.is_file():
+        raise UserError(f"{path}: no such results store")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db.row_factory = sqlite3.Row
+        rows = db.execute("SELECT * FROM games ORDER BY game_id").fetchall()
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"{path}: not a results store ({e})") from None
+    out = [
+        Game(
+            r["game_id"],
+            r["scenario"],
+            r["map"],
+            r["team_a"],
+            r["team_b"],
+            r["agent_a"],
+            r["agent_b"],
+            tuple(json.loads(r["bars"])),
+            r["a_side"],
+            r["first_player"],
+            r["winner"],
+            r["rounds"],
+            json.loads(r["abilities"]),
+            json.loads(r["items"]),
+        )
+        for r in rows
+    ]
+    db.close()
+    return out
+
+
+def content_of(path: Path) -> tuple[str, ...]:
+    """The fan content folders the store's games were planned with."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        found: set[str] = set()
+        for (task,) in db.execute("SELECT task FROM plan"):
+            found.update(json.loads(task).get("content", ()))
+    finally:
+        db.close()
+    return tuple(sorted(found))
+
+
+# --------------------------------------------------------------------------- rates
+
+
+@dataclass
+class Rate:
+    """A score over games, with its Wilson interval."""
+
+    games: int = 0
+    score: float = 0.0
+
+    def add(self, score: float) -> None:
+        self.games += 1
+        self.score += score
+
+    @property
+    def rate(self) -> float:
+        return self.score / self.games if self.games else 0.0
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return wilson(self.score, self.games)
+
+
+def matrix(games: Iterable[Game]) -> dict[tuple[str, str], Rate]:
+    """The score of each team (row) against each other (column), both ways."""
+    out: dict[tuple[str, str], Rate] = defaultdict(Rate)
+    for g in games:
+        out[(g.team_a, g.team_b)].add(g.score_a)
+        out[(g.team_b, g.team_a)].add(1 - g.score_a)
+    return dict(out)
+
+
+def team_rates(games: Iterable[Game]) -> dict[str, Rate]:
+    """Each team's score over all its games."""
+    out: dict[str, Rate] = defaultdict(Rate)
+    for g in games:
+        out[g.team_a].add(g.score_a)
+        out[g.team_b].add(1 - g.score_a)
+    return dict(out)
+
+
+def first_player(games: Iterable[Game]) -> Rate:
+    """The first player's score (draws half)."""
+    out = Rate()
+    for g in games:
+        if g.first_player is None:
+            continue
+        if g.winner is None:
+            out.add(0.5)
+        else:
+            winner_side = g.a_side if g.winner == "a" else _other(g.a_side)
+            out.add(1.0 if winner_side == g.first_player else 0.0)
+    return out
+
+
+def _other(side: str) -> str:
+    return "light" if side == "dark" else "dark"
+
+
+def card_rates(games: Iterable[Game], items: bool = False) -> dict[str, Rate]:
+    """The score of the teams with each character (or item) in them."""
+    out: dict[str, Rate] = defaultdict(Rate)
+    for g in games:
+        for who, score in (("a", g.score_a), ("b", 1 - g.score_a)):
+            chars, held = g.members(who)
+            for card in held if items else chars:
+                out[card].add(score)
+    return dict(out)
+
+
+@dataclass
+class Balance:
+    """One scenario (or map): how long its games run, how often they stall, and how much
+    going first and the team chosen matter."""
+
+    games: int
+    draws: int
+    first: Rate
+    mean_rounds: float
+    best_team: str
+    best: Rate
+    worst_team: str
+    worst: Rate
+
+
+def balance(games: Sequence[Game], by: str) -> dict[str, Balance]:
+    """Balance figures grouped by "scenario" or "map"."""
+    groups: dict[str, list[Game]] = defaultdict(list)
+    for g in games:
+        groups[getattr(g, by)].append(g)
+    out = {}
+    for key, group in sorted(groups.items()):
+        teams = team_rates(group)
+        ranked = sorted(teams.items(), key=lambda kv: (-kv[1].rate, kv[0]))
+        out[key] = Balance(
+            len(group),
+            sum(1 for g in group if g.winner is None),
+            first_player(group),
+            sum(g.rounds for g in group) / len(group),
+            ranked[0][0],
+            ranked[0][1],
+            ranked[-1][0],
+            ranked[-1][1],
+        )
+    return out
+
+
+def lengths(games: Iterable[Game]) -> dict[int, tuple[int, int]]:
+    """Games by rounds played: (finished, stopped at the limit)."""
+    done: Counter[int] = Counter()
+    stopped: Counter[int] = Counter()
+    for g in games:
+        (stopped if g.winner is None else done)[g.rounds] += 1
+    return {r: (done[r], stopped[r]) for r in sorted(set(done) | set(stopped))}
+
+
+# --------------------------------------------------------------------------- ratings
+
+
+@dataclass
+class Rating:
+    """A card's Bradley-Terry rating in log-odds (0 is the average card of its kind) and in
+    Elo points, with its bootstrap interval."""
+
+    card: str
+    kind: str  # "character" or "item"
+    games: int
+    theta: float
+    lo: float = 0.0
+    hi: float = 0.0
+
+    @property
+    def elo(self) -> float:
+        return ELO * self.theta
+
+
+def _design(games: Sequence[Game]) -> tuple[list[str], list[str], Any, Any]:
+    import numpy as np
+
+    chars = sorted({c for g in games for w in "ab" for c in g.members(w)[0]})
+    items = sorted({i for g in games for w in "ab" for i in g.members(w)[1]})
+    col = {("c", c): j for j, c in enumerate(chars)}
+    col.update({("i", i): len(chars) + j for j, i in enumerate(items)})
+    x = np.zeros((len(games), len(col)))
+    y = np.zeros(len(games))
+    for n, g in enumerate(games):
+        for who, sign in (("a", 1.0), ("b", -1.0)):
+            cs, its = g.members(who)
+            for c in cs:
+                x[n, col[("c", c)]] += sign
+            for i in its:
+                x[n, col[("i", i)]] += sign
+        y[n] = g.score_a
+    return chars, items, x, y
+
+
+def _fit(x: Any, y: Any, start: Any = None) -> Any:
+    """Maximum-likelihood team Bradley-Terry (logistic, fractional outcomes for draws) with a
+    ridge term."""
+    import numpy as np
+    from scipy.optimize import minimize  # type: ignore[import-untyped,unused-ignore]
+
+    def loss(theta: Any) -> tuple[float, Any]:
+        z = x @ theta
+        # log(1 + e^z) - y z, stably
+        nll = np.sum(np.logaddexp(0.0, z) - y * z) + RIDGE / 2 * theta @ theta
+        p = 1 / (1 + np.exp(-z))
+        grad = x.T @ (p - y) + RIDGE * theta
+        return float(nll), grad
+
+    theta0 = np.zeros(x.shape[1]) if start is None else start
+    found = minimize(loss, theta0, jac=True, method="L-BFGS-B")
+    return found.x
+
+
+def _centre(theta: Any, chars: int) -> Any:
+    """Ratings relative to the average card of their kind (team strengths only fix the
+    differences)."""
+    out = theta.copy()
+    if chars:
+        out[:chars] -= out[:chars].mean()
+    if len(out) > chars:
+        out[chars:] -= out[chars:].mean()
+    return out
+
+
+def ratings(games: Sequence[Game], bootstrap: int = 200, seed: int = 0) -> list[Rating]:
+    """Bradley-Terry ratings of every character and item, with bootstrap 95% intervals
+    (resampling games, `seed` fixing the draws), best first."""
+    import numpy as np
+
+    if not games:
+        return []
+    chars, items, x, y = _design(games)
+    theta = _centre(_fit(x, y), len(chars))
+    counts = card_rates(games)
+    item_counts = card_rates(games, items=True)
+    draws = []
+    rng = np.random.default_rng(seed)
+    for _ in range(bootstrap):
+        pick = rng.integers(0, len(games), len(games))
+        draws.append(_centre(_fit(x[pick], y[pick], theta), len(chars)))
+    lo = np.percentile(draws, 2.5, axis=0) if draws else theta
+    hi = np.percentile(draws, 97.5, axis=0) if draws else theta
+    out = [
+        Rating(c, "character", counts[c].games, float(theta[j]), float(lo[j]), float(hi[j]))
+        for j, c in enumerate(chars)
+    ]
+    out += [
+        Rating(
+            i,
+            "item",
+            item_counts[i].games,
+            float(theta[len(chars) + j]),
+            float(lo[len(chars) + j]),
+            float(hi[len(chars) + j]),
+        )
+        for j, i in enumerate(items)
+    ]
+    return sorted(out, key=lambda r: (r.kind, -r.theta, r.card))
+
+
+# --------------------------------------------------------------------------- cards in use
+
+
+@dataclass
+class Usage:
+    """How often a side that could use an ability (or item) used it, and how such sides
+    scored when they did and when they did not."""
+
+    card: str
+    owner: str  # the character with the ability, or "" for an item
+    available: int = 0  # side-games where the card was in the team
+    used_games: int = 0
+    uses: int = 0
+    when_used: Rate = field(default_factory=Rate)
+    when_not: Rate = field(default_factory=Rate)
+
+
+def usage(games: Iterable[Game], owners: dict[str, str], items: bool = False) -> dict[str, Usage]:
+    """Use of every ability (`owners`: ability id -> character id) or item."""
+    out: dict[str, Usage] = {}
+    for g in games:
+        for who, score in (("a", g.score_a), ("b", 1 - g.score_a)):
+            chars, held = g.members(who)
+            used = (g.items if items else g.abilities).get(who, {})
+            have = held if items else [a for a, owner in owners.items() if owner in chars]
+            for card in have:
+                u = out.setdefault(card, Usage(card, "" if items else owners[card]))
+                u.available += 1
+                n = used.get(card, 0)
+                u.uses += n
+                if n:
+                    u.used_games += 1
+                    u.when_used.add(score)
+                else:
+                    u.when_not.add(score)
+    return dict(sorted(out.items()))
+
+
+@dataclass
+class Worth:
+    """Restricted play: the score of the side barred from a card, and of the same side in
+    the same matchups unbarred. `worth` is how much the card adds to its side's win rate."""
+
+    bar: str
+    barred: Rate
+    free: Rate
+
+    @property
+    def worth(self) -> float:
+        return self.free.rate - self.barred.rate
+
+
+def worth(games: Sequence[Game], owners: dict[str, str]) -> list[Worth]:
+    """What each barred card is worth: for every bar in the store, the barred side's score
+    against the same side's score in the same matchups without bars. A bar on both sides
+    counts the side that has the card (games where both or neither have it are left out);
+    an action barred to both sides is symmetric and measures nothing."""
+    free: dict[tuple[str, ...], list[Game]] = defaultdict(list)
+    for g in games:
+        if not g.bars:
+            free[_pairing(g)].append(g)
+    out: dict[str, Worth] = {}
+    for g in games:
+        for text in g.bars:
+            bar = parse_bar(text)
+            sides = [w for w in "ab" if bar.applies_to(w) and _holds(g, w, bar, owners)]
+            if len(sides) != 1:
+                continue
+            who = sides[0]
+            w = out.setdefault(text, Worth(text, Rate(), Rate()))
+            w.barred.add(g.score_a if who == "a" else 1 - g.score_a)
+    for text, w in out.items():
+        bar = parse_bar(text)
+        seen: set[str] = set()
+        for g in games:
+            if text not in g.bars:
+                continue
+            for f in free.get(_pairing(g), []):
+                if f.game_id in seen:
+                    continue
+                sides = [s for s in "ab" if bar.applies_to(s) and _holds(f, s, bar, owners)]
+                if len(sides) == 1:
+                    seen.add(f.game_id)
+                    w.free.add(f.score_a if sides[0] == "a" else 1 - f.score_a)
+    return sorted(out.values(), key=lambda w: -w.worth)
+
+
+def _pairing(g: Game) -> tuple[str, ...]:
+    return (g.scenario, g.map, g.team_a, g.team_b, g.agent_a, g.agent_b)
+
+
+def _holds(g: Game, who: str, bar: Any, owners: dict[str, str]) -> bool:
+    chars, held = g.members(who)
+    if bar.kind == "ability":
+        return owners.get(bar.what) in chars
+    if bar.kind == "item":
+        return bar.what in held
+    return True

@@ -1,0 +1,198 @@
+"""The balance report (issue 22, item 5): its matrix, ratings and first-player figures,
+recomputed here from the store's rows, equal what the page and the CSV files say; the page
+opens offline (nothing fetched, no script); restricted runs give what a barred card is worth."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import sqlite3
+from collections import defaultdict
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from funkoverse.ai.arena import wilson
+from funkoverse.cli import main
+from funkoverse.lab.stats import RIDGE
+
+ROSTER = "the-cheetah,wonder-woman,priestess,villager,dracula"
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    tmp = tmp_path_factory.mktemp("report")
+    db = tmp / "results.db"
+    common = ["simulate", "--roster", ROSTER, "--agent", "random", "--max-rounds", "10"]
+    assert main([*common, "--games", "8", "--seed", "3", "--out", str(db)]) == 0
+    barred = ["--bar", "ability:savage-hunger", "--games", "8", "--seed", "3"]
+    assert main([*common, *barred, "--out", str(db)]) == 0
+    out = tmp / "report"
+    assert main(["report", str(db), "--out", str(out), "--bootstrap", "30"]) == 0
+    return db, out
+
+
+class _Attrs(HTMLParser):
+    """Every element's attributes, by tag."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, {k: v or "" for k, v in attrs}))
+
+
+def _page(out: Path) -> list[tuple[str, dict[str, str]]]:
+    parser = _Attrs()
+    parser.feed((out / "index.html").read_text(encoding="utf-8"))
+    return parser.found
+
+
+def _csv(out: Path, name: str) -> list[dict[str, str]]:
+    with (out / name).open(encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _rows(db: Path) -> list[sqlite3.Row]:
+    con = sqlite3.connect(db)
+    con.row_factory = sqlite3.Row
+    return con.execute("SELECT * FROM games WHERE bars = '[]'").fetchall()
+
+
+def test_the_page_opens_offline(report: tuple[Path, Path]) -> None:
+    _, out = report
+    text = (out / "index.html").read_text(encoding="utf-8")
+    assert "<script" not in text.lower()
+    assert not re.search(r"(src|href)\s*=", text, re.I)
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text)
+    assert "<svg" in text and "What stands out" in text
+
+
+def test_the_matrix_matches_the_store(report: tuple[Path, Path]) -> None:
+    db, out = report
+    score: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0])
+    for r in _rows(db):
+        s = 1.0 if r["winner"] == "a" else 0.0 if r["winner"] == "b" else 0.5
+        for key, v in (((r["team_a"], r["team_b"]), s), ((r["team_b"], r["team_a"]), 1 - s)):
+            score[key][0] += 1
+            score[key][1] += v
+    cells = {
+        (a["data-team"], a["data-opponent"]): a
+        for tag, a in _page(out)
+        if tag == "rect" and a.get("class") == "cell"
+    }
+    table = {(r["team"], r["opponent"]): r for r in _csv(out, "matrix.csv")}
+    assert set(cells) == set(table) == set(score)
+    for key, (n, s) in score.items():
+        lo, hi = wilson(s, int(n))
+        for shown in (cells[key]["data-rate"], table[key]["win_rate"]):
+            assert float(shown) == pytest.approx(s / n, abs=1e-4)
+        assert float(cells[key]["data-lo"]) == pytest.approx(lo, abs=1e-4)
+        assert float(table[key]["ci_high"]) == pytest.approx(hi, abs=1e-4)
+        assert int(cells[key]["data-games"]) == int(table[key]["games"]) == n
+
+
+def test_the_first_player_figure_matches_the_store(report: tuple[Path, Path]) -> None:
+    db, out = report
+    n, s = 0, 0.0
+    for r in _rows(db):
+        n += 1
+        if r["winner"] is None:
+            s += 0.5
+        else:
+            side = r["a_side"] if r["winner"] == "a" else ({"dark", "light"} - {r["a_side"]}).pop()
+            s += side == r["first_player"]
+    shown = next(a for tag, a in _page(out) if a.get("id") == "first-player")
+    (row,) = _csv(out, "first_player.csv")
+    assert int(shown["data-games"]) == int(row["games"]) == n
+    assert float(shown["data-rate"]) == pytest.approx(s / n, abs=1e-4)
+    assert float(row["win_rate"]) == pytest.approx(s / n, abs=1e-4)
+    assert float(shown["data-lo"]) == pytest.approx(wilson(s, n)[0], abs=1e-4)
+
+
+def test_the_ratings_match_a_fit_of_the_store(report: tuple[Path, Path]) -> None:
+    """Team Bradley-Terry, fitted here on its own: each side's strength is the sum of its
+    characters' ratings; P(A wins) is the logistic of the difference; draws count half."""
+    db, out = report
+    rows = _rows(db)
+    chars = sorted({c for r in rows for t in (r["team_a"], r["team_b"]) for c in t.split("+")})
+    x = np.zeros((len(rows), len(chars)))
+    y = np.zeros(len(rows))
+    for n, r in enumerate(rows):
+        for c in r["team_a"].split("+"):
+            x[n, chars.index(c)] += 1
+        for c in r["team_b"].split("+"):
+            x[n, chars.index(c)] -= 1
+        y[n] = 1.0 if r["winner"] == "a" else 0.0 if r["winner"] == "b" else 0.5
+
+    def nll(t: np.ndarray) -> float:
+        z = x @ t
+        return float(np.sum(np.logaddexp(0, z) - y * z) + RIDGE / 2 * t @ t)
+
+    theta = minimize(nll, np.zeros(len(chars)), method="BFGS").x
+    theta -= theta.mean()
+    page = {
+        a["data-card"]: float(a["data-rating"])
+        for tag, a in _page(out)
+        if tag == "tr" and a.get("class") == "rating"
+    }
+    table = {r["card"]: r for r in _csv(out, "ratings.csv")}
+    for c, t in zip(chars, theta, strict=True):
+        assert page[c] == pytest.approx(t, abs=2e-3)
+        assert float(table[c]["rating"]) == pytest.approx(t, abs=2e-3)
+        assert float(table[c]["ci_low"]) <= float(table[c]["rating"]) + 1e-9
+        assert float(table[c]["rating"]) <= float(table[c]["ci_high"]) + 1e-9
+    shown = [float(r["rating"]) for r in _csv(out, "ratings.csv")]
+    assert shown == sorted(shown, reverse=True)  # best first
+
+
+def test_a_barred_card_is_reported_with_its_worth(report: tuple[Path, Path]) -> None:
+    db, out = report
+    con = sqlite3.connect(db)
+    barred = con.execute("SELECT abilities, team_a, team_b FROM games WHERE bars != '[]'")
+    for abilities, team_a, team_b in barred:
+        used = json.loads(abilities)
+        for who, team in (("a", team_a), ("b", team_b)):
+            if "the-cheetah" in team:
+                assert "savage-hunger" not in used[who]  # never picked while barred
+    (row,) = _csv(out, "restricted.csv")
+    assert row["bar"] == "ability:savage-hunger"
+    assert int(row["games_barred"]) > 0 and int(row["games_free"]) > 0
+    worth = float(row["rate_free"]) - float(row["rate_barred"])
+    assert float(row["worth"]) == pytest.approx(worth, abs=1e-4)
+    free_uses = con.execute(
+        "SELECT COUNT(*) FROM games WHERE bars = '[]' AND abilities LIKE '%savage-hunger%'"
+    ).fetchone()[0]
+    assert free_uses > 0  # unbarred, the Cheetah does use it
+
+
+def test_a_bad_bar_or_store_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--bar", "ability", "--out", str(tmp_path / "x.db")]) == 2
+    assert "write ability:ID, item:ID or action:NAME" in capsys.readouterr().err
+    assert main(["simulate", "--bar", "ability:no-such", "--dry-run"]) == 2
+    assert "no character has an ability 'no-such'" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "none.db")]) == 2
+    assert "no such results store" in capsys.readouterr().err
+
+
+def test_the_server_shows_the_latest_report(
+    report: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from funkoverse.server.app import create_app
+
+    _, out = report
+    monkeypatch.delenv("FUNKOVERSE_REPORT", raising=False)
+    with TestClient(create_app(tmp_path / "games.db", workers=1, thinking=False)) as client:
+        none = client.get("/report")
+        assert none.status_code == 404 and "funkoverse report" in none.text
+        monkeypatch.setenv("FUNKOVERSE_REPORT", str(out))
+        page = client.get("/report")
+        assert page.status_code == 200
+        assert page.text == (out / "index.html").read_text(encoding="utf-8")
