@@ -18,8 +18,10 @@ from pathlib import Path
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.extra import use_content
+from funkoverse.content.statuses import load_items
 from funkoverse.errors import UserError
 from funkoverse.lab import stats
+from funkoverse.lab.bars import parse_bar
 from funkoverse.lab.stats import Game, Rate, Rating
 
 PAGE = "index.html"
@@ -41,6 +43,23 @@ def _esc(text: object) -> str:
 
 def _names() -> dict[str, str]:
     return {cid: card.name for cid, card in load_characters().items()}
+
+
+def _card_names() -> dict[str, str]:
+    """Ability and item ids by the names their cards print."""
+    named = {a.id: a.name for card in load_characters().values() for a in card.abilities}
+    named.update({iid: item.name for iid, item in load_items().items()})
+    return named
+
+
+def _bar_name(text: str, cards: dict[str, str]) -> str:
+    """A bar as a sentence says it: "Savage Hunger", "the Shovel", "Basic Challenge"."""
+    try:
+        bar = parse_bar(text)
+    except UserError:
+        return text
+    name = cards.get(bar.what, bar.what.replace("-", " ").title())
+    return f"the {name}" if bar.kind == "item" else name
 
 
 def _team_name(label: str, names: dict[str, str]) -> str:
@@ -288,16 +307,19 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     if abilities:
         most = max(abilities.values(), key=lambda u: u.uses / max(1, u.available))
         least = min(abilities.values(), key=lambda u: u.used_games / max(1, u.available))
+        cards = _card_names()
         out.append(
-            f"The most used ability is {most.card} ({most.uses / max(1, most.available):.1f} uses a "
-            f"game); {least.card} is used in only {_pct(least.used_games / max(1, least.available))} "
+            f"The most used ability is {cards.get(most.card, most.card)} "
+            f"({most.uses / max(1, most.available):.1f} uses a game); "
+            f"{cards.get(least.card, least.card)} is used in only "
+            f"{_pct(least.used_games / max(1, least.available))} "
             "of the games it could be."
         )
     worth: list[stats.Worth] = f["worth"]  # type: ignore[assignment]
     if worth:
         w = worth[0]
         out.append(
-            f"Barring {w.bar} moves its side's win rate from {_ci(w.free)} to {_ci(w.barred)}: "
+            f"Barring {_bar_name(w.bar, _card_names())} moves its side's win rate from {_ci(w.free)} to {_ci(w.barred)}: "
             f"it is worth {100 * w.worth:+.0f} points of win rate"
             + (
                 "."
