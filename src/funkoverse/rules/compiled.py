@@ -1,0 +1,1378 @@
+"""The compiled kernel (`funkoverse.rules._kernel`) as a twin of the Python engine.
+
+The kernel plays the same game as `engine`, `menus`, `steps`, `vocabulary`, `scenario` and
+the hooks of the shipped cards, on a flat state of integers: its legal choices are integer
+codes, `apply` checks one code without listing the others, and a copy is one memcpy. This
+module builds the kernel's tables from a `Setup` (`tables_for`), moves a position into the
+kernel (`load`) and back (`Tables.state`), and reads its codes and events as the Python
+values they stand for (`Tables.choice`, `Tables.code`, `Tables.events`).
+
+The Python engine is the reference: `tests/test_kernel.py` plays thousands of seeded games
+through both, choice by choice, comparing the legal choices, the events and the states.
+`FUNKOVERSE_ENGINE=python` in the environment selects the Python engine everywhere; so does a
+machine where the kernel could not be built. A setup the kernel cannot play (a hook or a
+word it does not know, a map larger than 256 squares, the secret draft) is played by the
+Python engine too (`unsupported` says why).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from funkoverse.rules import frames as fr
+from funkoverse.rules import track as track_module
+from funkoverse.rules.board import Board
+from funkoverse.rules.cards import Ability, CharacterCard, Step, TokenColor, step
+from funkoverse.rules.choices import (
+    Assist,
+    Carry,
+    Challenge,
+    Choice,
+    Choose,
+    CompanionAction,
+    CompleteBonus,
+    End,
+    FirstPlayer,
+    FlagReturn,
+    FlipControl,
+    GiveStatus,
+    Interact,
+    Leader,
+    MinionChallenge,
+    Move,
+    Option,
+    Place,
+    PlaceControl,
+    PlaceToken,
+    Pull,
+    Push,
+    Put,
+    Rally,
+    Return,
+    RollOutcome,
+    ShiftDown,
+    ShiftOff,
+    Skip,
+    Target,
+    UseAbility,
+    UseItem,
+)
+from funkoverse.rules.events import Event, EventKind
+from funkoverse.rules.hooks import Hook
+from funkoverse.rules.pieces import Kind, Role
+from funkoverse.rules.scenario import Scenario, control_areas, leader_squares
+from funkoverse.rules.state import GameState, Phase, Piece, Setup, SideState
+from funkoverse.rules.vocabulary import TOKEN_NAMES
+
+try:
+    from funkoverse.rules import _kernel
+except ImportError:  # pragma: no cover - a machine where the kernel was not built
+    _kernel = None  # type: ignore[assignment]
+
+ENGINE_VARIABLE = "FUNKOVERSE_ENGINE"
+
+
+class Unsupported(Exception):
+    """A setup or position the kernel does not play (the Python engine does)."""
+
+
+def built() -> bool:
+    """Whether the kernel was built on this machine."""
+    return _kernel is not None
+
+
+def selected() -> bool:
+    """Whether the kernel plays: built, and not switched off (`FUNKOVERSE_ENGINE=python`)."""
+    return _kernel is not None and os.environ.get(ENGINE_VARIABLE, "").lower() != "python"
+
+
+# --------------------------------------------------------------------------- the kernel's numbering
+
+# These orders are the kernel's enums (kernel.hpp); a test holds them to it.
+KINDS = (
+    Kind.CHARACTER,
+    Kind.BASIC,
+    Kind.MINION,
+    Kind.COMPANION,
+    Kind.BONUS_OBJECTIVE,
+    Kind.TOKEN,
+    Kind.MARKER,
+)
+ROLES = (Role.NONE, Role.POINT, Role.FLAG, Role.CONTROL, Role.TUNNEL, Role.MINION, Role.BONUS)
+PHASES = (Phase.FLIP, Phase.DRAFT, Phase.SECRET, Phase.PLACE, Phase.CHOOSE, Phase.ACT, Phase.OVER)
+COLORS = (TokenColor.YELLOW, TokenColor.RED, TokenColor.BLUE, TokenColor.GRAY)
+TRACK_KINDS = ("token", "character", "companion", "point", "item", "die", "component")
+OPS = (
+    "stand_up",
+    "stand_up_or_shift_off",
+    "move",
+    "challenge",
+    "challenge_each",
+    "assist",
+    "interact",
+    "push_adjacent_rival",
+    "push_each_adjacent_rival",
+    "pull_rival_seen",
+    "pull_target",
+    "place_self_adjacent_to_rival",
+    "choose_adjacent_character",
+    "place_chosen_adjacent",
+    "place_token",
+    "place_minion",
+    "minion_challenge",
+    "give_status",
+    "_status",
+    "shift_off",
+    "shift_down",
+    "shift_off_token",
+    "champion",
+    "blood",
+    "tunnel",
+    "flag_return",
+)
+HOOKS = (
+    "champion-of-themyscira",
+    "predatory-senses",
+    "bloody-terror",
+    "forbidden-depths",
+    "made-me-from-dead",
+    "she-sees",
+    "sneaking",
+)
+H_SCENARIO = 254
+H_NONE = 255
+F_STEPS, F_CHOICE, F_ROLL, F_RETURN, F_TURN_START, F_ROUND_END = range(6)
+(
+    C_FIRST,
+    C_ROLL,
+    C_LEADER,
+    C_PLACE,
+    C_RETURN,
+    C_CHOOSE,
+    C_MOVE,
+    C_CHALLENGE,
+    C_ASSIST,
+    C_INTERACT,
+    C_BONUS,
+    C_PLACE_CONTROL,
+    C_FLIP_CONTROL,
+    C_ABILITY,
+    C_ITEM,
+    C_COMPANION,
+    C_RALLY,
+    C_END,
+    C_SKIP,
+    C_TARGET,
+    C_PUSH,
+    C_PULL,
+    C_CARRY,
+    C_PUT,
+    C_TOKEN,
+    C_STATUS,
+    C_SHIFT,
+    C_SHIFTOFF,
+    C_MINION,
+    C_FLAG,
+    C_OPTION,
+) = range(31)
+OPTIONS = (Option("champion", "add"), Option("blood", "die"), Option("blood", "place"))
+EVENT_KINDS = tuple(EventKind)
+NIL = -(2**31)
+NIL16 = -(2**15)
+SHIFTABLE = {
+    "token": ("token",),
+    "die": ("die",),
+    "character": ("character", "companion"),
+    "marker": ("point",),
+    "component": ("component",),
+    "item": ("item",),
+}
+MISC = (
+    "the ultimate character's turn",
+    "Ultimate Mode Rules",
+    "Glossary: Decreasing an Ability Cost",
+    "Winning Your First Game",
+    "Rally: both actions to stand up",
+    "Assist",
+    "basic challenge",
+    "minion token",
+    "challenge",
+    "its target cannot be challenged",
+    "knock-out",
+    "control markers showing its color",
+    "the most control markers",
+    "a return from the rival flag",
+    "Champion die",
+    "Champion of Themyscira",
+    "Blood token",
+    "Blood die",
+    "The Bloody Terror of Transylvania",
+    "Tunnel",
+    "Forbidden Depths",
+    "sneaking",
+    None,  # the Sneaking card's name, from the setup
+    "Sneaking",
+    "minion",
+    "?",
+)
+
+
+def code(kind: int, a: int = 0, b: int = 0) -> int:
+    return kind | (a << 8) | (b << 19)
+
+
+def _shipped_hook_types() -> dict[str, type[Hook]]:
+    from funkoverse.content.hooks import HOOKS as registry
+
+    return {name: type(hook) for name, hook in registry.items() if name in HOOKS}
+
+
+# --------------------------------------------------------------------------- boards
+
+_BOARDS: dict[int, tuple[Board, Any]] = {}
+
+
+def board_tables(board: Board) -> Any:
+    """The kernel's tables of a map (steps, adjacency, distances, sight), built once."""
+    found = _BOARDS.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
+    if board.width * board.height > 256:
+        raise Unsupported(
+            f"the map has {board.width * board.height} squares; the kernel plays at most 256"
+        )
+    kb = _kernel.Board(
+        {
+            "width": board.width,
+            "height": board.height,
+            "blocked": sorted(board.blocked),
+            "obscured": sorted(board.obscured),
+            "walls": sorted(board.walls),
+            "points": sorted(board.obstructed_points),
+            "steps": [list(board.steps(i)) for i in board.squares],
+            "adjacent": [list(board.adjacent(i)) for i in board.squares],
+        }
+    )
+    _BOARDS[id(board)] = (board, kb)
+    return kb
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass
+class _Seq:
+    steps: tuple[Step, ...]
+
+
+class Tables:
+    """Everything static of one setup, numbered for the kernel, and the way back: the
+    strings, steps, cards, track items and pieces the kernel's integers stand for."""
+
+    def __init__(self, state: GameState) -> None:
+        setup = state.setup
+        if setup.draft is not None or state.phase is Phase.DRAFT:
+            raise Unsupported("the draft is played by the Python engine")
+        if type(setup.scenario) is not Scenario:
+            raise Unsupported("a scenario with rules of its own")
+        self.setup = setup
+        self.board = setup.board
+        self.kboard = board_tables(setup.board)
+        self.strings: list[str] = []
+        self._index: dict[str, int] = {}
+        self.seats = state.seats
+        self.seat_index = {s: i for i, s in enumerate(self.seats)}
+        self.labels = [setup.board.label(i) for i in setup.board.squares]
+        self.hook_types = _shipped_hook_types()
+        s = self._s
+        s("")
+        # pieces, in the game's order
+        self.piece_ids: tuple[str, ...] = tuple(state.pieces)
+        self.piece_index = {pid: i for i, pid in enumerate(self.piece_ids)}
+        ranks = {pid: r for r, pid in enumerate(sorted(self.piece_ids))}
+        self.piece_rank = [ranks[p] for p in self.piece_ids]
+        self.control_refs = {
+            i: p.ref for i, p in enumerate(state.pieces.values()) if p.role is Role.CONTROL
+        }
+        for pid in self.piece_ids:
+            s(pid)
+        for side in self.seats:
+            s(side)
+        # steps and sequences
+        self.steps: list[Step] = []
+        self._step_index: dict[Step, int] = {}
+        self.seqs: list[tuple[Step, ...]] = []
+        self._seq_index: dict[tuple[Step, ...], int] = {}
+        self.abilities: list[Ability] = []
+        self._ability_index: dict[Ability, int] = {}
+        self.ability_ids: list[str] = []
+        self.cards: list[CharacterCard] = []
+        self._card_index: dict[CharacterCard, int] = {}
+        self.status_ids: list[str] = list(setup.statuses)
+        self.status_index = {sid: i for i, sid in enumerate(self.status_ids)}
+        self.item_ids: list[str] = list(setup.items)
+        self.item_index = {iid: i for i, iid in enumerate(self.item_ids)}
+        self.action_ids: list[str] = []
+        self.track_items: list[tuple[str, str]] = []
+        self._track_index: dict[tuple[str, str], int] = {}
+        self.dice_ids: list[str] = list(setup.dice)
+        self.dice_index = {d: i for i, d in enumerate(self.dice_ids)}
+        for color in COLORS:
+            self._track(("token", color.value))
+        for pid, piece in state.pieces.items():
+            if piece.kind is Kind.COMPANION:
+                self._track(("companion", pid))
+            elif piece.role is Role.POINT:
+                self._track(("point", pid))
+            else:
+                self._track(("character", pid))
+        for iid in self.item_ids:
+            self._track(("item", iid))
+        self._track(("die", "champion"))
+        self._track(("component", "blood"))
+        spec = self._build(state)
+        self.rules = _kernel.Rules(spec, self.kboard)
+        self._choices: dict[int, Choice] = {}
+        self._codes: dict[Choice, int] = {}
+
+    # -- interning -----------------------------------------------------------------
+
+    def _s(self, text: str) -> int:
+        found = self._index.get(text)
+        if found is None:
+            found = len(self.strings)
+            self.strings.append(text)
+            self._index[text] = found
+        return found
+
+    def _track(self, item: tuple[str, str]) -> int:
+        found = self._track_index.get(item)
+        if found is None:
+            found = len(self.track_items)
+            self.track_items.append(item)
+            self._track_index[item] = found
+        return found
+
+    def _step(self, st: Step) -> int:
+        found = self._step_index.get(st)
+        if found is None:
+            if st.op not in OPS:
+                raise Unsupported(f"the kernel does not know the word '{st.op}'")
+            found = len(self.steps)
+            self.steps.append(st)
+            self._step_index[st] = found
+            if st.op == "shift_off":
+                kind = "die" if st.get("die") else "component"
+                self._track((kind, str(st.get(kind, ""))))
+            if st.op in ("give_status", "_status"):
+                self._s(str(st.get("group", "")))
+                self._s(str(st.get("card", "")))
+        return found
+
+    def _seq(self, steps: tuple[Step, ...]) -> int:
+        found = self._seq_index.get(steps)
+        if found is None:
+            for st in steps:
+                self._step(st)
+            found = len(self.seqs)
+            self.seqs.append(steps)
+            self._seq_index[steps] = found
+        return found
+
+    def _ability(self, a: Ability) -> int:
+        found = self._ability_index.get(a)
+        if found is None:
+            self._seq(a.steps)
+            found = len(self.abilities)
+            self.abilities.append(a)
+            self._ability_index[a] = found
+            if a.id not in self.ability_ids:
+                self.ability_ids.append(a.id)
+        return found
+
+    def _hooks(self, hooks: Iterable[Hook]) -> list[int]:
+        out = []
+        for hook in hooks:
+            kind = self.hook_types.get(hook.name)
+            if kind is None or type(hook) is not kind:
+                raise Unsupported(f"the kernel does not know the hook '{hook.name}'")
+            out.append(HOOKS.index(hook.name))
+        return out
+
+    def _card(self, card: CharacterCard) -> int:
+        found = self._card_index.get(card)
+        if found is None:
+            for a in card.abilities:
+                self._ability(a)
+            self._hooks(card.hooks)
+            found = len(self.cards)
+            self.cards.append(card)
+            self._card_index[card] = found
+        return found
+
+    # -- the kernel's rules ------------------------------------------------------------
+
+    def _ints(self, st: Step) -> tuple[int, ...]:
+        def plain(name: str) -> int:
+            v = st.get(name)
+            return (
+                v
+                if isinstance(v, int) and not isinstance(v, bool) and -30000 < v < 30000
+                else NIL16
+            )
+
+        reach = st.get("range")
+        rng = int(reach) if isinstance(reach, int) and -30000 < reach < 30000 else NIL16
+        return (
+            plain("squares"),
+            rng,
+            plain("dice"),
+            plain("within"),
+            plain("amount"),
+            plain("extra_vs_knocked_down"),
+        )
+
+    def _step_row(self, st: Step) -> tuple[Any, ...]:
+        target = st.get("target")
+        bonus = st.get("bonus")
+        token_role = 0
+        if st.op == "place_token":
+            try:
+                token_role = ROLES.index(Role(str(st.get("token", ""))))
+            except ValueError:
+                raise Unsupported(f"an unknown token '{st.get('token')}'") from None
+        card = str(st.get("card", ""))
+        kinds = 0
+        if st.op == "shift_down":
+            for word in str(st.get("kinds", "")).split(","):
+                for k in SHIFTABLE.get(word.strip(), ()):
+                    kinds |= 1 << TRACK_KINDS.index(k)
+        shift_item = -1
+        if st.op == "shift_off":
+            kind = "die" if st.get("die") else "component"
+            shift_item = self._track_index[(kind, str(st.get(kind, "")))]
+        return (
+            OPS.index(st.op),
+            *self._ints(st),
+            {None: 0, "different": 1, "same": 2}.get(target, 3)
+            if isinstance(target, str) or target is None
+            else 3,
+            {None: 0, "target_defense": 1, "highest_point_marker": 2}.get(bonus, 3)
+            if isinstance(bonus, str) or bonus is None
+            else 3,
+            bool(st.get("optional", False)),
+            bool(st.get("if_won")),
+            str(st.get("only", "")) == "point_marker",
+            token_role,
+            self.status_index.get(card, -1) if card else -1,
+            self._s(card) if card else -1,
+            self._s(str(st.get("group", ""))),
+            kinds,
+            shift_item,
+        )
+
+    def _build(self, state: GameState) -> dict[str, Any]:
+        setup = self.setup
+        s = self._s
+        # cards in play, the setup's status cards, items and companions
+        for piece in state.pieces.values():
+            if piece.card is not None:
+                self._card(piece.card)
+        statuses = []
+        groups: list[str] = []
+        for card in setup.statuses.values():
+            own = [self._ability(a) for a in card.abilities]
+            statuses.append((s(card.id), s(card.name), s(card.group), own, self._hooks(card.hooks)))
+            if card.group not in groups:
+                groups.append(card.group)
+        items = []
+        for i, (iid, item) in enumerate(setup.items.items()):
+            items.append(
+                (
+                    s(iid),
+                    s(item.name),
+                    i,
+                    item.cost,
+                    item.challenge_action,
+                    item.basic_action,
+                    self._seq(item.steps),
+                )
+            )
+        actions: list[tuple[Any, ...]] = []
+        companions = []
+        self.companion_ids = list(setup.companions)
+        for cid, comp in setup.companions.items():
+            own = []
+            for action in comp.actions:
+                if action.id not in self.action_ids:
+                    self.action_ids.append(action.id)
+                own.append(len(actions))
+                actions.append(
+                    (
+                        s(action.id),
+                        s(action.name),
+                        self.action_ids.index(action.id),
+                        action.cost,
+                        action.challenge_action,
+                        action.basic_action,
+                        self._seq(action.steps),
+                    )
+                )
+            companions.append((s(cid), own))
+        self.bonus_ids = list(setup.bonus_objectives)
+        bonuses = [(s(b.id), s(b.name), b.points) for b in setup.bonus_objectives.values()]
+        # the steps hooks and the scenario ask with
+        specials = {
+            "step_move1": self._step(step("move", squares=1)),
+            "step_champion": self._step(Step("champion")),
+            "step_blood": self._step(Step("blood")),
+            "step_tunnel": self._step(Step("tunnel")),
+            "step_shift_off_token": self._step(Step("shift_off_token")),
+            "step_flag_return": self._step(Step("flag_return")),
+        }
+        for st in list(self.steps):
+            if st.op == "give_status":
+                g = str(st.get("group", ""))
+                if g not in groups:
+                    groups.append(g)
+        status_steps = {g: self._step(Step("_status", (("group", g),))) for g in groups}
+        # frames already on the stack name their steps too
+        for frame in state.stack:
+            if isinstance(frame, fr.StepsFrame):
+                self._seq(frame.steps)
+            elif isinstance(frame, fr.ChoiceFrame):
+                self._step(frame.step)
+        # the words events and choices use
+        for a in self.abilities:
+            s(a.id)
+            s(a.name)
+        cards = []
+        for c in self.cards:
+            cards.append(
+                (
+                    s(c.id),
+                    s(c.name),
+                    c.defense,
+                    c.basic,
+                    c.elusive,
+                    [self._ability_index[a] for a in c.abilities],
+                    self._hooks(c.hooks),
+                )
+            )
+        abilities = [
+            (
+                s(a.id),
+                s(a.name),
+                self.ability_ids.index(a.id),
+                COLORS.index(TokenColor(a.color)),
+                a.cost,
+                a.cost_vs_knocked_down,
+                a.challenge_action,
+                a.while_knocked_down,
+                a.while_knocked_out,
+                a.declare_target,
+                self._seq_index[a.steps],
+            )
+            for a in self.abilities
+        ]
+        steps_rows = [self._step_row(st) for st in self.steps]
+        for color in COLORS:
+            s(color.value)
+        words = []
+        for kind, ref in self.track_items:
+            words.append(s(track_module.describe(state, (kind, ref))))
+        track_items = []
+        for (thing, ref), w in zip(self.track_items, words, strict=True):
+            holder = (
+                self.piece_index.get(ref, -1)
+                if thing in ("character", "companion", "point")
+                else -1
+            )
+            hue = COLORS.index(TokenColor(ref)) if thing == "token" else 0
+            track_items.append((TRACK_KINDS.index(thing), s(ref), w, holder, hue))
+        sc = setup.scenario
+        target = sc.points_to_win(state)
+        per_side = max((len(t.characters) for t in setup.teams), default=0)
+        sneaking = setup.statuses.get("sneaking")
+        misc = [s(m if m is not None else sneaking.name if sneaking else "Sneaking") for m in MISC]
+        hook_title = []
+        hook_name = []
+        for name in HOOKS:
+            shipped = self.hook_types.get(name)
+            hook_name.append(s(name))
+            hook_title.append(s((shipped.title or shipped.name) if shipped is not None else name))
+        leader_why = []
+        for who in ("ally", "leader"):
+            for whom in ("rival", "leader"):
+                why = {"leader": "your leader", "ally": "your leader's ally"}[who]
+                words_ = {"leader": "a rival leader", "rival": "a rival"}[whom]
+                leader_why.append(s(f"{why} knocks out {words_}"))
+        status_in_play = [
+            s(f"the {setup.statuses[sid].name} status card is in play") for sid in self.status_ids
+        ]
+        group_every = {g: s(f"every {g} status card is in play") for g in groups}
+        point_why = {}
+        for pid, piece in state.pieces.items():
+            if piece.role is Role.POINT:
+                point_why[pid] = s(f"point marker {piece.ref}")
+        for piece in state.pieces.values():
+            if piece.ref:
+                s(piece.ref)
+            if piece.owner:
+                s(piece.owner)
+        for letter in setup.board.point_squares:
+            s(letter)
+        areas = sorted(control_areas(state).items())
+        control = [(s(name), list(squares)) for name, squares in areas]
+        self.control_names = [name for name, _ in areas]
+        role_name = [s(TOKEN_NAMES.get(r, r.value)) for r in ROLES]
+        for d in self.dice_ids:
+            s(d)
+        s("?")
+        # every string is in; now the maps from strings
+        n = len(self.strings)
+
+        def by_string(mapping: dict[str, int]) -> list[int]:
+            out = [-1] * n
+            for text, value in mapping.items():
+                if text in self._index:
+                    out[self._index[text]] = value
+            return out
+
+        leaders = leader_squares(state)
+        board = setup.board
+        spec = {
+            "strings": self.strings,
+            "nsides": len(self.seats),
+            "side_str": [s(x) for x in self.seats],
+            "side_rank": [sorted(self.seats).index(x) for x in self.seats],
+            "start_area": [
+                list(
+                    next(
+                        (board.start_areas.get(t.area, ()) for t in setup.teams if t.side == side),
+                        (),
+                    )
+                )
+                for side in self.seats
+            ],
+            "ultimate": [
+                any(t.ultimate for t in setup.teams if t.side == side) for side in self.seats
+            ],
+            "steps": steps_rows,
+            "seqs": [[self._step_index[st] for st in seq] for seq in self.seqs],
+            "abilities": abilities,
+            "cards": cards,
+            "statuses": statuses,
+            "items": items,
+            "actions": actions,
+            "companions": companions,
+            "bonuses": bonuses,
+            "track_items": track_items,
+            "dice_ids": [s(d) for d in self.dice_ids],
+            "die_standard": self.dice_index.get("standard", -1),
+            "die_champion": self.dice_index.get("champion", -1),
+            "die_blood": self.dice_index.get("blood", -1),
+            "scenario": (
+                sc.point_markers,
+                sc.adjacent_knockout_points,
+                sc.first_knockout_wins,
+                sc.immediate_target,
+                sc.flags,
+                sc.leaders,
+                sc.control,
+                sc.knockout_points,
+            ),
+            "target_points": target if target is not None else NIL,
+            "control_per_side_three": per_side > 2,
+            "npieces": len(self.piece_ids),
+            "piece_id": [s(p) for p in self.piece_ids],
+            "piece_rank": self.piece_rank,
+            "piece_of_string": by_string(self.piece_index),
+            "companion_of_string": by_string({c: i for i, c in enumerate(self.companion_ids)}),
+            "bonus_of_string": by_string({b: i for i, b in enumerate(self.bonus_ids)}),
+            "status_of_string": by_string(self.status_index),
+            "item_of_string": by_string(self.item_index),
+            "point_square_of_string": by_string(dict(board.point_squares)),
+            "flag_square": [-1] * len(self.seats),
+            "leader_square": [leaders.get(side, -1) for side in self.seats],
+            "control_areas": control,
+            "s_empty": s(""),
+            "hook_name": hook_name,
+            "hook_title": hook_title,
+            "color_str": [s(c.value) for c in COLORS],
+            "status_in_play_why": status_in_play,
+            "group_every_why": by_string(group_every),
+            "point_marker_why": [point_why.get(p, -1) for p in self.piece_ids],
+            "leader_why": leader_why,
+            "misc": misc,
+            "role_name": role_name,
+            **specials,
+            "status_step_of_group": by_string(status_steps),
+            "champion_item": self._track_index[("die", "champion")],
+            "blood_item": self._track_index[("component", "blood")],
+            "token_item": [self._track_index[("token", c.value)] for c in COLORS],
+            "item_track_item": [self._track_index[("item", i)] for i in self.item_ids],
+            "piece_track_item": [
+                self._track_index[
+                    (
+                        "companion"
+                        if state.pieces[p].kind is Kind.COMPANION
+                        else "point"
+                        if state.pieces[p].role is Role.POINT
+                        else "character",
+                        p,
+                    )
+                ]
+                for p in self.piece_ids
+            ],
+        }
+        if len(self.strings) != n:  # pragma: no cover - a string interned too late
+            raise AssertionError("the kernel's strings changed after they were numbered")
+        return spec
+
+    # -- positions -----------------------------------------------------------------------
+
+    def _sid(self, text: str | None) -> int:
+        """A string the kernel knows, -1 for None and ""."""
+        if not text:
+            return -1
+        found = self._index.get(text)
+        if found is None:
+            raise Unsupported(f"the kernel's tables do not name '{text}'")
+        return found
+
+    def _seat(self, side: str | None) -> int:
+        if side is None or side == "":
+            return -1
+        return self.seat_index[side]
+
+    def _pid(self, pid: str | None) -> int:
+        if not pid:
+            return -1
+        return self.piece_index[pid]
+
+    def dump_state(self, state: GameState) -> tuple[Any, ...]:
+        """`state` as the kernel's tuples (`Kernel.load`)."""
+        if tuple(state.pieces) != self.piece_ids:
+            raise Unsupported("the position's pieces are not the setup's")
+        if state.phase is Phase.DRAFT:
+            raise Unsupported("the draft is played by the Python engine")
+        card_index = self._card_index
+        status_index = self.status_index
+        item_index = self.item_index
+        pieces = []
+        for pid, p in state.pieces.items():
+            card = -1
+            if p.card is not None:
+                card = card_index.get(p.card, -1)
+                if card < 0:
+                    raise Unsupported(f"a card the tables do not hold ({p.card.id})")
+            pieces.append(
+                (
+                    -1 if p.square is None else p.square,
+                    card,
+                    self._sid(p.owner),
+                    self._sid(p.ref),
+                    self._index[pid],
+                    self.piece_rank[self.piece_index[pid]],
+                    self._seat(p.side),
+                    KINDS.index(p.kind),
+                    ROLES.index(p.role),
+                    -1 if p.defense is None else p.defense,
+                    p.markers,
+                    p.needed,
+                    p.standing,
+                    p.exhausted,
+                    p.elusive,
+                    p.placed,
+                    [status_index[x] for x in p.statuses],
+                    [item_index[x] for x in p.items],
+                )
+            )
+        sides = []
+        for seat in self.seats:
+            side = state.sides[seat]
+            if side.picks or side.gifts:
+                raise Unsupported("picks of the draft")
+            pool = [side.pool.get(c, 0) for c in COLORS]
+            order = [COLORS.index(TokenColor(c)) for c in side.pool]
+            slots = [[self._track_index[item] for item in slot] for slot in side.track]
+            sides.append(
+                (
+                    pool,
+                    order,
+                    slots,
+                    side.points,
+                    -1 if side.leader is None else self._s_known(side.leader),
+                    [self.piece_index[p] for p in side.returned],
+                )
+            )
+        stack = [self._frame(f) for f in state.stack]
+        acting = state.acting
+        header = (
+            self._seat(state.first_player),
+            self._seat(state.to_act),
+            self._seat(state.winner),
+            PHASES.index(state.phase),
+            self._pid(state.active),
+            state.actions_left,
+            state.round,
+            state.turns,
+            state.leaders_revealed,
+            self._pid(state.companion_used),
+            -1 if acting is None else self.piece_index[acting[0]],
+            [] if acting is None else [status_index[x] for x in acting[1]],
+        )
+        return (header, pieces, sides, stack)
+
+    def _s_known(self, text: str) -> int:
+        found = self._index.get(text)
+        if found is None:
+            raise Unsupported(f"the kernel's tables do not name '{text}'")
+        return found
+
+    def _frame(self, f: fr.Frame) -> tuple[Any, ...]:
+        blank = dict(
+            piece=-1,
+            source=-1,
+            seq=-1,
+            pc=0,
+            target=-1,
+            started=True,
+            won=-1,
+            targets=[],
+            chosen=-1,
+            side=-1,
+            step=-1,
+            optional=False,
+            hook=H_NONE,
+            stage=0,
+            attack=[],
+            defense=[],
+            asked=[],
+            pieces=[],
+        )
+        if isinstance(f, fr.StepsFrame):
+            seq = self._seq_index.get(f.steps)
+            if seq is None:
+                raise Unsupported("an ability the tables do not hold")
+            blank.update(
+                type=F_STEPS,
+                piece=self.piece_index[f.piece],
+                source=self._s_known(f.source) if f.source else self._index[""],
+                seq=seq,
+                pc=f.pc,
+                target=-1 if f.target is None else self._s_known(f.target),
+                started=f.started_standing,
+                won=-1 if f.won is None else int(f.won),
+                targets=[self._s_known(t) for t in f.targets],
+                chosen=-1 if f.chosen is None else self._s_known(f.chosen),
+            )
+        elif isinstance(f, fr.ChoiceFrame):
+            step_index = self._step_index.get(f.step)
+            if step_index is None:
+                raise Unsupported(f"a decision the tables do not hold ({f.step.op})")
+            hook = (
+                H_NONE
+                if not f.hook
+                else H_SCENARIO
+                if f.hook == "scenario"
+                else HOOKS.index(f.hook)
+            )
+            blank.update(
+                type=F_CHOICE,
+                side=self._seat(f.decider),
+                step=step_index,
+                piece=self._pid(f.piece),
+                optional=f.optional,
+                hook=hook,
+            )
+        elif isinstance(f, fr.RollFrame):
+            asked = []
+            for key in f.asked:
+                owner, _, name = key.rpartition("/")
+                asked.append(self.piece_index[owner] * len(HOOKS) + HOOKS.index(name))
+            blank.update(
+                type=F_ROLL,
+                piece=self.piece_index[f.challenger],
+                target=self.piece_index[f.target],
+                attack=[self.dice_index[d] for d in f.attack],
+                defense=[self.dice_index[d] for d in f.defense],
+                source=self._s_known(f.source),
+                asked=asked,
+            )
+        elif isinstance(f, fr.ReturnFrame):
+            blank.update(
+                type=F_RETURN,
+                side=self._seat(f.side),
+                pieces=[self.piece_index[p] for p in f.pieces],
+            )
+        elif isinstance(f, fr.TurnStartFrame):
+            blank.update(type=F_TURN_START, piece=self.piece_index[f.piece])
+        else:
+            blank.update(type=F_ROUND_END, stage=f.stage)
+        b = blank
+        return (
+            b["type"],
+            b["piece"],
+            b["source"],
+            b["seq"],
+            b["pc"],
+            b["target"],
+            b["started"],
+            b["won"],
+            b["targets"],
+            b["chosen"],
+            b["side"],
+            b["step"],
+            b["optional"],
+            b["hook"],
+            b["stage"],
+            b["attack"],
+            b["defense"],
+            b["asked"],
+            b["pieces"],
+        )
+
+    def state(self, kernel: Any, setup: Setup | None = None) -> GameState:
+        """The kernel's position as the Python engine's `GameState` (of `setup`, or the one
+        the tables were built for)."""
+        header, pieces, sides, stack = kernel.dump()
+        st = self.strings
+        seats = self.seats
+        setup = setup or self.setup
+        game = GameState.__new__(GameState)
+        game.setup = setup
+        game.board = setup.board
+        game.seats = seats
+        out: dict[str, Piece] = {}
+        for row in pieces:
+            (square, card, owner, ref, pid, _rank, side, kind, role, defense, markers, needed, standing,
+             exhausted, elusive, placed, statuses, items) = row  # fmt: skip
+            name = st[pid]
+            out[name] = Piece(
+                name,
+                KINDS[kind],
+                seats[side] if side >= 0 else "",
+                self.cards[card] if card >= 0 else None,
+                square if square >= 0 else None,
+                standing,
+                exhausted,
+                defense if defense >= 0 else None,
+                elusive,
+                placed,
+                tuple(self.status_ids[x] for x in statuses),
+                tuple(self.item_ids[x] for x in items),
+                st[owner] if owner >= 0 else "",
+                markers,
+                needed,
+                ROLES[role],
+                st[ref] if ref >= 0 else "",
+            )
+        game.pieces = out
+        game.sides = {}
+        for seat, (pool, order, slots, points, leader, returned) in zip(seats, sides, strict=True):
+            game.sides[seat] = SideState(
+                {COLORS[c]: pool[c] for c in order},
+                [[self.track_items[i] for i in slot] for slot in slots],
+                points,
+                (),
+                (),
+                st[leader] if leader >= 0 else None,
+                tuple(self.piece_ids[p] for p in returned),
+            )
+        (first, to_act, winner, phase, active, actions_left, rnd, turns, revealed, companion_used,
+         acting, acting_statuses) = header  # fmt: skip
+        game.first_player = seats[first] if first >= 0 else None
+        game.to_act = seats[to_act] if to_act >= 0 else None
+        game.winner = seats[winner] if winner >= 0 else None
+        game.phase = PHASES[phase]
+        game.active = self.piece_ids[active] if active >= 0 else None
+        game.actions_left = actions_left
+        game.round = rnd
+        game.turns = turns
+        game.leaders_revealed = revealed
+        game.companion_used = self.piece_ids[companion_used] if companion_used >= 0 else None
+        game.acting = (
+            (self.piece_ids[acting], tuple(self.status_ids[x] for x in acting_statuses))
+            if acting >= 0
+            else None
+        )
+        game.stack = [self._py_frame(f) for f in stack]
+        return game
+
+    def refresh(self, kernel: Any, state: GameState) -> None:
+        """Bring `state` up to the kernel's position in place: the same piece and side
+        objects, as the Python engine keeps them, so whoever holds one sees the game go on."""
+        fresh = self.state(kernel, state.setup)
+        pieces = state.pieces
+        for pid, new in fresh.pieces.items():
+            old = pieces.get(pid)
+            if old is None:
+                pieces[pid] = new
+                continue
+            for name in _PIECE_FIELDS:
+                setattr(old, name, getattr(new, name))
+        for seat, new_side in fresh.sides.items():
+            side = state.sides[seat]
+            side.pool.clear()
+            side.pool.update(new_side.pool)
+            side.track[:] = new_side.track
+            side.points = new_side.points
+            side.picks = new_side.picks
+            side.gifts = new_side.gifts
+            side.leader = new_side.leader
+            side.returned = new_side.returned
+        for name in _STATE_FIELDS:
+            setattr(state, name, getattr(fresh, name))
+        state.stack[:] = fresh.stack
+
+    def _py_frame(self, f: tuple[Any, ...]) -> fr.Frame:
+        (kind, piece, source, seq, pc, target, started, won, targets, chosen, side, step_index, optional,
+         hook, stage, attack, defense, asked, pieces) = f  # fmt: skip
+        st = self.strings
+        if kind == F_STEPS:
+            return fr.StepsFrame(
+                self.piece_ids[piece],
+                st[source] if source >= 0 else "",
+                self.seqs[seq],
+                pc,
+                st[target] if target >= 0 else None,
+                started,
+                None if won < 0 else bool(won),
+                tuple(st[t] for t in targets),
+                st[chosen] if chosen >= 0 else None,
+            )
+        if kind == F_CHOICE:
+            return fr.ChoiceFrame(
+                self.seats[side],
+                self.steps[step_index],
+                self.piece_ids[piece] if piece >= 0 else "",
+                optional,
+                "" if hook == H_NONE else "scenario" if hook == H_SCENARIO else HOOKS[hook],
+            )
+        if kind == F_ROLL:
+            return fr.RollFrame(
+                self.piece_ids[piece],
+                self.piece_ids[target],
+                tuple(self.dice_ids[d] for d in attack),
+                tuple(self.dice_ids[d] for d in defense),
+                st[source],
+                tuple(f"{self.piece_ids[k // len(HOOKS)]}/{HOOKS[k % len(HOOKS)]}" for k in asked),
+            )
+        if kind == F_RETURN:
+            return fr.ReturnFrame(self.seats[side], tuple(self.piece_ids[p] for p in pieces))
+        if kind == F_TURN_START:
+            return fr.TurnStartFrame(self.piece_ids[piece])
+        return fr.RoundEndFrame(stage)
+
+    # -- choices and events --------------------------------------------------------------
+
+    def choice(self, c: int) -> Choice:
+        """The choice a code stands for."""
+        found = self._choices.get(c)
+        if found is None:
+            found = self._decode(c)
+            self._choices[c] = found
+            self._codes.setdefault(found, c)
+        return found
+
+    def choices(self, codes: Sequence[int]) -> list[Choice]:
+        get = self._choices.get
+        out = []
+        for c in codes:
+            found = get(c)
+            out.append(found if found is not None else self.choice(c))
+        return out
+
+    def _decode(self, c: int) -> Choice:
+        kind, a, b = c & 0xFF, (c >> 8) & 0x7FF, (c >> 19) & 0x7FF
+        pid, label = self.piece_ids, self.labels
+        if kind == C_FIRST:
+            return FirstPlayer(self.seats[a])
+        if kind == C_ROLL:
+            return RollOutcome(bool(a))
+        if kind == C_LEADER:
+            return Leader(pid[a])
+        if kind == C_PLACE:
+            return Place(pid[a], label[b])
+        if kind == C_RETURN:
+            return Return(pid[a], label[b])
+        if kind == C_CHOOSE:
+            return Choose(pid[a])
+        if kind == C_MOVE:
+            return Move(label[a])
+        if kind == C_CHALLENGE:
+            return Challenge(pid[a])
+        if kind == C_ASSIST:
+            return Assist(pid[a])
+        if kind == C_INTERACT:
+            return Interact(pid[a])
+        if kind == C_BONUS:
+            return CompleteBonus(pid[a])
+        if kind == C_PLACE_CONTROL:
+            return PlaceControl(self.control_names[a], label[b])
+        if kind == C_FLIP_CONTROL:
+            return FlipControl(self.control_refs[a])
+        if kind == C_ABILITY:
+            return UseAbility(self.ability_ids[a], pid[b - 1] if b else None)
+        if kind == C_ITEM:
+            return UseItem(self.item_ids[a])
+        if kind == C_COMPANION:
+            return CompanionAction(self.action_ids[a], free=bool(b))
+        if kind == C_RALLY:
+            return Rally()
+        if kind == C_END:
+            return End()
+        if kind == C_SKIP:
+            return Skip()
+        if kind == C_TARGET:
+            return Target(pid[a])
+        if kind == C_PUSH:
+            return Push(pid[a], label[b])
+        if kind == C_PULL:
+            return Pull(pid[a], label[b])
+        if kind == C_CARRY:
+            return Carry(pid[a])
+        if kind == C_PUT:
+            return Put(label[a])
+        if kind == C_TOKEN:
+            return PlaceToken(pid[a], label[b])
+        if kind == C_STATUS:
+            return GiveStatus(self.status_ids[a])
+        if kind == C_SHIFT:
+            thing, what = self.track_items[a]
+            return ShiftDown(thing, what, b)
+        if kind == C_SHIFTOFF:
+            return ShiftOff(COLORS[a].value, b)
+        if kind == C_MINION:
+            return MinionChallenge(pid[a], pid[b])
+        if kind == C_FLAG:
+            return FlagReturn(pid[a])
+        if kind == C_OPTION:
+            return OPTIONS[a]
+        raise ValueError(f"no choice has the code {c}")
+
+    def code(self, choice: Choice) -> int | None:
+        """The code of a choice; None when nothing in this game could be it."""
+        found = self._codes.get(choice)
+        if found is not None:
+            return found
+        try:
+            found = self._encode(choice)
+        except (KeyError, ValueError, IndexError):
+            return None
+        if found is not None:
+            self._codes[choice] = found
+        return found
+
+    def _encode(self, c: Choice) -> int | None:
+        pi = self.piece_index
+        sq = self.board.index_of
+        if isinstance(c, Move):
+            return _two(C_MOVE, sq(c.square))
+        if isinstance(c, Target):
+            return code(C_TARGET, pi[c.piece])
+        if isinstance(c, End):
+            return code(C_END)
+        if isinstance(c, Choose):
+            return code(C_CHOOSE, pi[c.piece])
+        if isinstance(c, RollOutcome):
+            return code(C_ROLL, int(c.won))
+        if isinstance(c, Challenge):
+            return code(C_CHALLENGE, pi[c.target])
+        if isinstance(c, Place):
+            return _two(C_PLACE, pi[c.piece], sq(c.square))
+        if isinstance(c, Return):
+            return _two(C_RETURN, pi[c.piece], sq(c.square))
+        if isinstance(c, FirstPlayer):
+            return code(C_FIRST, self.seat_index[c.side])
+        if isinstance(c, Leader):
+            return code(C_LEADER, pi[c.piece])
+        if isinstance(c, Assist):
+            return code(C_ASSIST, pi[c.ally])
+        if isinstance(c, Interact):
+            return code(C_INTERACT, pi[c.thing])
+        if isinstance(c, CompleteBonus):
+            return code(C_BONUS, pi[c.piece])
+        if isinstance(c, PlaceControl):
+            return _two(C_PLACE_CONTROL, self.control_names.index(c.area), sq(c.square))
+        if isinstance(c, FlipControl):
+            for p, ref in self.control_refs.items():
+                if ref == c.number:
+                    return code(C_FLIP_CONTROL, p)
+            return None
+        if isinstance(c, UseAbility):
+            target = 0 if c.target is None else pi[c.target] + 1
+            return code(C_ABILITY, self.ability_ids.index(c.ability), target)
+        if isinstance(c, UseItem):
+            return code(C_ITEM, self.item_index[c.item])
+        if isinstance(c, CompanionAction):
+            return code(C_COMPANION, self.action_ids.index(c.action), int(c.free))
+        if isinstance(c, Rally):
+            return code(C_RALLY)
+        if isinstance(c, Skip):
+            return code(C_SKIP)
+        if isinstance(c, Push):
+            return _two(C_PUSH, pi[c.piece], sq(c.square))
+        if isinstance(c, Pull):
+            return _two(C_PULL, pi[c.piece], sq(c.square))
+        if isinstance(c, Carry):
+            return code(C_CARRY, pi[c.piece])
+        if isinstance(c, Put):
+            return _two(C_PUT, sq(c.square))
+        if isinstance(c, PlaceToken):
+            return _two(C_TOKEN, pi[c.token], sq(c.square))
+        if isinstance(c, GiveStatus):
+            return code(C_STATUS, self.status_index[c.card])
+        if isinstance(c, ShiftDown):
+            return (
+                code(C_SHIFT, self._track_index[(c.thing, c.what)], c.at)
+                if 0 < c.at < 2048
+                else None
+            )
+        if isinstance(c, ShiftOff):
+            return (
+                code(C_SHIFTOFF, COLORS.index(TokenColor(c.color)), c.at)
+                if 0 < c.at < 2048
+                else None
+            )
+        if isinstance(c, MinionChallenge):
+            return code(C_MINION, pi[c.minion], pi[c.target])
+        if isinstance(c, FlagReturn):
+            return code(C_FLAG, pi[c.piece])
+        if isinstance(c, Option):
+            return code(C_OPTION, OPTIONS.index(c)) if c in OPTIONS else None
+        return None
+
+    def events(self, rows: Sequence[tuple[Any, ...]]) -> list[Event]:
+        """The kernel's events as the engine's `Event` values."""
+        st = self.strings
+        label = self.labels
+        out = []
+        for (
+            kind,
+            secret,
+            piece,
+            other,
+            side,
+            card,
+            name,
+            source,
+            rule,
+            square,
+            origin,
+            number,
+            total,
+        ) in rows:
+            out.append(
+                Event(
+                    EVENT_KINDS[kind],
+                    piece=st[piece] if piece >= 0 else None,
+                    other=st[other] if other >= 0 else None,
+                    side=st[side] if side >= 0 else None,
+                    square=label[square] if square >= 0 else None,
+                    origin=label[origin] if origin >= 0 else None,
+                    number=None if number == NIL else number,
+                    total=None if total == NIL else total,
+                    card=st[card] if card >= 0 else None,
+                    name=st[name] if name >= 0 else None,
+                    source=st[source] if source >= 0 else None,
+                    secret=secret,
+                    rule=st[rule] if rule >= 0 else None,
+                )
+            )
+        return out
+
+
+_PIECE_FIELDS = Piece.__slots__
+_STATE_FIELDS = (
+    "first_player",
+    "to_act",
+    "phase",
+    "active",
+    "actions_left",
+    "round",
+    "turns",
+    "winner",
+    "leaders_revealed",
+    "companion_used",
+    "acting",
+)
+
+
+def _two(kind: int, a: int | None, b: int | None = 0) -> int | None:
+    if a is None or b is None:
+        return None
+    return code(kind, a, b)
+
+
+# --------------------------------------------------------------------------- the tables of a setup
+
+_TABLES: dict[tuple[Any, ...], Tables] = {}
+_CACHE_SIZE = 512
+
+
+def _signature(state: GameState) -> tuple[Any, ...]:
+    """What the tables depend on: the map, the scenario, the teams, the setup's cards and
+    dice (by identity: they come from the content's caches), and the pieces."""
+    setup = state.setup
+    return (
+        id(setup.board),
+        id(setup.scenario),
+        tuple(
+            (
+                t.side,
+                t.area,
+                t.items,
+                t.ultimate,
+                t.companions,
+                t.bonus,
+                tuple(map(id, t.characters)),
+            )
+            for t in setup.teams
+        ),
+        tuple(map(id, setup.items.values())),
+        tuple(setup.items),
+        tuple(map(id, setup.statuses.values())),
+        tuple(map(id, setup.companions.values())),
+        tuple(map(id, setup.bonus_objectives.values())),
+        tuple(map(id, setup.dice.values())),
+        tuple(state.pieces),
+        tuple(id(p.card) for p in state.pieces.values() if p.kind is not Kind.COMPANION),
+    )
+
+
+def tables_for(state: GameState) -> Tables:
+    """The kernel's tables for `state`'s setup and pieces (cached). `Unsupported` when the
+    kernel does not play it."""
+    if _kernel is None:
+        raise Unsupported("the kernel was not built on this machine")
+    key = _signature(state)
+    tables = _TABLES.get(key)
+    if tables is None:
+        tables = Tables(state)  # it keeps the setup, so the identities in `key` stay its own
+        if len(_TABLES) >= _CACHE_SIZE:
+            _TABLES.pop(next(iter(_TABLES)))
+        _TABLES[key] = tables
+    return tables
+
+
+def load(state: GameState) -> tuple[Tables, Any]:
+    """A kernel holding `state` (a copy: the Python state is left as it is)."""
+    tables = tables_for(state)
+    kernel = _kernel.Kernel(tables.rules)
+    kernel.load(tables.dump_state(state))
+    return tables, kernel
+
+
+def unsupported(state: GameState) -> str | None:
+    """Why the kernel cannot play `state`, or None when it can."""
+    try:
+        load(state)
+    except Unsupported as why:
+        return str(why)
+    return None

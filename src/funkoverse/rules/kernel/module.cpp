@@ -1,0 +1,479 @@
+// funkoverse.rules._kernel: the compiled kernel seen from Python. `Board` holds a map's
+// tables, `Rules` everything static of one setup (built by funkoverse.rules.compiled from the
+// Python setup), `Kernel` one position: its legal choices as integer codes, `apply`, copies,
+// and the state and events as plain tuples for funkoverse.rules.compiled to read.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "kernel.hpp"
+
+namespace py = pybind11;
+using namespace fk;
+
+namespace {
+
+template <class T>
+T get(const py::dict& d, const char* key) {
+    return d[key].cast<T>();
+}
+
+std::shared_ptr<Board> make_board(const py::dict& d) {
+    auto b = std::make_shared<Board>();
+    b->width = get<int>(d, "width");
+    b->height = get<int>(d, "height");
+    b->n = b->width * b->height;
+    if (b->n > MAX_SQUARES) throw std::invalid_argument("the map is larger than the kernel's 256 squares");
+    for (int s : get<std::vector<int>>(d, "blocked")) b->blocked.set(s);
+    for (int s : get<std::vector<int>>(d, "obscured")) b->obscured.set(s);
+    for (int s = 0; s < b->n; ++s) b->all.set(s);
+    b->steps = get<std::vector<std::vector<int16_t>>>(d, "steps");
+    b->adjacent = get<std::vector<std::vector<int16_t>>>(d, "adjacent");
+    b->adjacent_bits.assign(b->n, Bits());
+    for (int s = 0; s < b->n; ++s)
+        for (int16_t t : b->adjacent[s]) b->adjacent_bits[s].set(t);
+    b->dist.assign(size_t(b->n) * b->n, 0);
+    for (int a = 0; a < b->n; ++a)
+        for (int c = 0; c < b->n; ++c)
+            b->dist[size_t(a) * b->n + c] = uint8_t(std::max(std::abs(a % b->width - c % b->width),
+                                                             std::abs(a / b->width - c / b->width)));
+    b->build_sight(get<std::vector<std::pair<int, int>>>(d, "walls"),
+                   get<std::vector<std::pair<int, int>>>(d, "points"));
+    return b;
+}
+
+// The sight tables, for the test that holds them equal to the Python board's
+py::tuple sight_of(const Board& b, int origin) {
+    std::vector<int> base;
+    b.base[origin].each([&](int s) { base.push_back(s); });
+    py::dict between, shadow;
+    for (int t = 0; t < b.n; ++t)
+        if (b.base[origin].test(t)) between[py::int_(t)] = py::cast(b.between[origin][t]);
+    for (int s = 0; s < b.n; ++s)
+        if (b.has_shadow[origin][s]) {
+            std::vector<int> sh;
+            b.shadow[origin][s].each([&](int t) { sh.push_back(t); });
+            shadow[py::int_(s)] = py::cast(sh);
+        }
+    return py::make_tuple(base, between, shadow);
+}
+
+std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> board) {
+    auto R = std::make_shared<Rules>();
+    R->board = board;
+    R->strings = get<std::vector<std::string>>(d, "strings");
+    R->nsides = get<int>(d, "nsides");
+    R->side_str = get<std::vector<int16_t>>(d, "side_str");
+    R->side_rank = get<std::vector<int16_t>>(d, "side_rank");
+    R->start_area = get<std::vector<std::vector<int16_t>>>(d, "start_area");
+    R->ultimate = get<std::vector<bool>>(d, "ultimate");
+    for (auto t : get<py::list>(d, "steps")) {
+        auto s = t.cast<py::tuple>();
+        StepDef st;
+        st.op = s[0].cast<uint8_t>();
+        st.squares = s[1].cast<int16_t>();
+        st.range = s[2].cast<int16_t>();
+        st.dice = s[3].cast<int16_t>();
+        st.within = s[4].cast<int16_t>();
+        st.amount = s[5].cast<int16_t>();
+        st.extra_vs_knocked_down = s[6].cast<int16_t>();
+        st.target = s[7].cast<uint8_t>();
+        st.bonus = s[8].cast<uint8_t>();
+        st.optional = s[9].cast<bool>();
+        st.if_won = s[10].cast<bool>();
+        st.only_point_marker = s[11].cast<bool>();
+        st.token_role = s[12].cast<uint8_t>();
+        st.card = s[13].cast<int16_t>();
+        st.card_str = s[14].cast<int16_t>();
+        st.group = s[15].cast<int16_t>();
+        st.kinds = s[16].cast<uint16_t>();
+        st.shift_item = s[17].cast<int16_t>();
+        R->steps.push_back(st);
+    }
+    R->seqs = get<std::vector<std::vector<int16_t>>>(d, "seqs");
+    for (auto t : get<py::list>(d, "abilities")) {
+        auto a = t.cast<py::tuple>();
+        AbilityDef ab;
+        ab.id = a[0].cast<int16_t>();
+        ab.name = a[1].cast<int16_t>();
+        ab.key = a[2].cast<int16_t>();
+        ab.color = a[3].cast<uint8_t>();
+        ab.cost = a[4].cast<int>();
+        ab.cost_vs_knocked_down = a[5].cast<int>();
+        ab.challenge_action = a[6].cast<bool>();
+        ab.while_knocked_down = a[7].cast<bool>();
+        ab.while_knocked_out = a[8].cast<bool>();
+        ab.declare_target = a[9].cast<bool>();
+        ab.seq = a[10].cast<int16_t>();
+        R->abilities.push_back(ab);
+    }
+    for (auto t : get<py::list>(d, "cards")) {
+        auto c = t.cast<py::tuple>();
+        CardDef cd;
+        cd.id = c[0].cast<int16_t>();
+        cd.name = c[1].cast<int16_t>();
+        cd.defense = c[2].cast<int>();
+        cd.basic = c[3].cast<bool>();
+        cd.elusive = c[4].cast<bool>();
+        cd.abilities = c[5].cast<std::vector<int16_t>>();
+        cd.hooks = c[6].cast<std::vector<uint8_t>>();
+        R->cards.push_back(cd);
+    }
+    for (auto t : get<py::list>(d, "statuses")) {
+        auto c = t.cast<py::tuple>();
+        StatusDef sd;
+        sd.id = c[0].cast<int16_t>();
+        sd.name = c[1].cast<int16_t>();
+        sd.group = c[2].cast<int16_t>();
+        sd.abilities = c[3].cast<std::vector<int16_t>>();
+        sd.hooks = c[4].cast<std::vector<uint8_t>>();
+        R->statuses.push_back(sd);
+    }
+    auto items = [](const py::list& l, std::vector<ItemDef>& out) {
+        for (auto t : l) {
+            auto c = t.cast<py::tuple>();
+            ItemDef it;
+            it.id = c[0].cast<int16_t>();
+            it.name = c[1].cast<int16_t>();
+            it.key = c[2].cast<int16_t>();
+            it.cost = c[3].cast<int>();
+            it.challenge_action = c[4].cast<bool>();
+            it.basic_action = c[5].cast<bool>();
+            it.seq = c[6].cast<int16_t>();
+            out.push_back(it);
+        }
+    };
+    items(get<py::list>(d, "items"), R->items);
+    items(get<py::list>(d, "actions"), R->actions);
+    for (auto t : get<py::list>(d, "companions")) {
+        auto c = t.cast<py::tuple>();
+        CompanionDef cd;
+        cd.id = c[0].cast<int16_t>();
+        cd.actions = c[1].cast<std::vector<int16_t>>();
+        R->companions.push_back(cd);
+    }
+    for (auto t : get<py::list>(d, "bonuses")) {
+        auto c = t.cast<py::tuple>();
+        BonusDef bd;
+        bd.id = c[0].cast<int16_t>();
+        bd.name = c[1].cast<int16_t>();
+        bd.points = c[2].cast<int>();
+        R->bonuses.push_back(bd);
+    }
+    for (auto t : get<py::list>(d, "track_items")) {
+        auto c = t.cast<py::tuple>();
+        TrackItemDef ti;
+        ti.kind = c[0].cast<uint8_t>();
+        ti.ref = c[1].cast<int16_t>();
+        ti.words = c[2].cast<int16_t>();
+        ti.piece = c[3].cast<int16_t>();
+        ti.color = c[4].cast<uint8_t>();
+        R->track_items.push_back(ti);
+    }
+    R->dice_ids = get<std::vector<int16_t>>(d, "dice_ids");
+    R->die_standard = get<int>(d, "die_standard");
+    R->die_champion = get<int>(d, "die_champion");
+    R->die_blood = get<int>(d, "die_blood");
+    auto sc = get<py::tuple>(d, "scenario");
+    R->scenario.point_markers = sc[0].cast<bool>();
+    R->scenario.adjacent_knockout_points = sc[1].cast<bool>();
+    R->scenario.first_knockout_wins = sc[2].cast<bool>();
+    R->scenario.immediate_target = sc[3].cast<bool>();
+    R->scenario.flags = sc[4].cast<bool>();
+    R->scenario.leaders = sc[5].cast<bool>();
+    R->scenario.control = sc[6].cast<bool>();
+    R->scenario.knockout_points = sc[7].cast<int>();
+    R->target_points = get<int>(d, "target_points");
+    R->control_per_side_three = get<bool>(d, "control_per_side_three");
+    R->npieces = get<int>(d, "npieces");
+    R->piece_id = get<std::vector<int16_t>>(d, "piece_id");
+    R->piece_rank = get<std::vector<int16_t>>(d, "piece_rank");
+    R->piece_of_string = get<std::vector<int16_t>>(d, "piece_of_string");
+    R->companion_of_string = get<std::vector<int16_t>>(d, "companion_of_string");
+    R->bonus_of_string = get<std::vector<int16_t>>(d, "bonus_of_string");
+    R->status_of_string = get<std::vector<int16_t>>(d, "status_of_string");
+    R->item_of_string = get<std::vector<int16_t>>(d, "item_of_string");
+    R->point_square_of_string = get<std::vector<int16_t>>(d, "point_square_of_string");
+    R->flag_square = get<std::vector<int16_t>>(d, "flag_square");
+    R->leader_square = get<std::vector<int16_t>>(d, "leader_square");
+    R->control_areas = get<std::vector<std::pair<int16_t, std::vector<int16_t>>>>(d, "control_areas");
+    R->s_empty = get<int16_t>(d, "s_empty");
+    R->hook_name = get<std::vector<int16_t>>(d, "hook_name");
+    R->hook_title = get<std::vector<int16_t>>(d, "hook_title");
+    R->color_str = get<std::vector<int16_t>>(d, "color_str");
+    R->status_in_play_why = get<std::vector<int16_t>>(d, "status_in_play_why");
+    R->group_every_why = get<std::vector<int16_t>>(d, "group_every_why");
+    R->point_marker_why = get<std::vector<int16_t>>(d, "point_marker_why");
+    auto lw = get<std::vector<int16_t>>(d, "leader_why");
+    R->leader_why[0][0] = lw[0];
+    R->leader_why[0][1] = lw[1];
+    R->leader_why[1][0] = lw[2];
+    R->leader_why[1][1] = lw[3];
+    auto misc = get<std::vector<int16_t>>(d, "misc");
+    if (misc.size() != S_MISC_COUNT) throw std::invalid_argument("misc strings: wrong count");
+    for (int i = 0; i < S_MISC_COUNT; ++i) R->str_misc[i] = misc[i];
+    R->role_name = get<std::vector<int16_t>>(d, "role_name");
+    R->step_move1 = get<int16_t>(d, "step_move1");
+    R->step_champion = get<int16_t>(d, "step_champion");
+    R->step_blood = get<int16_t>(d, "step_blood");
+    R->step_tunnel = get<int16_t>(d, "step_tunnel");
+    R->step_shift_off_token = get<int16_t>(d, "step_shift_off_token");
+    R->step_flag_return = get<int16_t>(d, "step_flag_return");
+    R->status_step_of_group = get<std::vector<int16_t>>(d, "status_step_of_group");
+    R->champion_item = get<int16_t>(d, "champion_item");
+    R->blood_item = get<int16_t>(d, "blood_item");
+    R->token_item = get<std::vector<int16_t>>(d, "token_item");
+    R->item_track_item = get<std::vector<int16_t>>(d, "item_track_item");
+    R->piece_track_item = get<std::vector<int16_t>>(d, "piece_track_item");
+    return R;
+}
+
+class Kernel {
+   public:
+    std::shared_ptr<Rules> rules;
+    std::unique_ptr<State> state;
+    Events events;
+    Codes scratch;
+
+    explicit Kernel(std::shared_ptr<Rules> r) : rules(std::move(r)), state(new State()) {}
+
+    Game game() { return Game{rules.get(), state.get(), &events}; }
+
+    Kernel copy() const {
+        Kernel k(rules);
+        k.state->copy_from(*state);
+        return k;
+    }
+
+    int decider_() const { return decider(*rules, *state); }
+
+    py::list legal_() {
+        scratch.clear();
+        Game g = game();
+        legal(g, scratch);
+        py::list out(scratch.size());
+        for (size_t i = 0; i < scratch.size(); ++i) out[i] = py::reinterpret_steal<py::object>(PyLong_FromLong(scratch[i]));
+        return out;
+    }
+
+    bool is_legal_(int32_t c) {
+        Game g = game();
+        return is_legal(g, c);
+    }
+
+    // engine.apply: a legal choice is done and True returned; anything else changes nothing
+    bool apply_(int32_t c) {
+        Game g = game();
+        if (!is_legal(g, c)) return false;
+        events.clear();
+        apply_unchecked(g, c);
+        return true;
+    }
+
+    void apply_unchecked_(int32_t c) {
+        events.clear();
+        Game g = game();
+        apply_unchecked(g, c);
+    }
+
+    py::list events_() const {
+        py::list out;
+        for (const Event& e : events)
+            out.append(py::make_tuple(e.kind, e.secret, e.piece, e.other, e.side, e.card, e.name, e.source,
+                                      e.rule, e.square, e.origin, e.number, e.total));
+        return out;
+    }
+
+    // the challenge waiting for its dice: (challenger, target, attack dice, defense dice)
+    py::object roll() const {
+        const State& S = *state;
+        if (!S.nstack || S.stack[S.nstack - 1].type != F_ROLL) return py::none();
+        const Frame& f = S.stack[S.nstack - 1];
+        std::vector<int> a(f.attack, f.attack + f.nattack), d(f.defense, f.defense + f.ndefense);
+        return py::make_tuple(f.piece, f.target, a, d);
+    }
+
+    py::tuple dump() const {
+        const State& S = *state;
+        py::list pieces, sides, stack;
+        for (int i = 0; i < S.npieces; ++i) {
+            const Piece& p = S.pieces[i];
+            pieces.append(py::make_tuple(
+                p.square, p.card, p.owner, p.ref, p.id, p.rank, p.side, p.kind, p.role, p.defense, p.markers,
+                p.needed, p.standing, p.exhausted, p.elusive, p.placed,
+                std::vector<int16_t>(p.statuses, p.statuses + p.nstat),
+                std::vector<int16_t>(p.items, p.items + p.nitems)));
+        }
+        for (int s = 0; s < rules->nsides; ++s) {
+            const SideState& side = S.sides[s];
+            py::list slots;
+            for (int k = 0; k < TRACK; ++k)
+                slots.append(std::vector<int16_t>(side.slot[k], side.slot[k] + side.nslot[k]));
+            sides.append(py::make_tuple(std::vector<int>(side.pool, side.pool + 4),
+                                        std::vector<int>(side.pool_order, side.pool_order + side.npool), slots,
+                                        side.points, side.leader,
+                                        std::vector<int16_t>(side.returned, side.returned + side.nreturned)));
+        }
+        for (int i = 0; i < S.nstack; ++i) {
+            const Frame& f = S.stack[i];
+            stack.append(py::make_tuple(
+                f.type, f.piece, f.source, f.seq, f.pc, f.target, f.started_standing, f.won,
+                std::vector<int16_t>(f.targets, f.targets + f.ntargets), f.chosen, f.side, f.step, f.optional, f.hook,
+                f.stage, std::vector<int>(f.attack, f.attack + f.nattack),
+                std::vector<int>(f.defense, f.defense + f.ndefense), std::vector<int16_t>(f.asked, f.asked + f.nasked),
+                std::vector<int16_t>(f.pieces, f.pieces + f.npieces)));
+        }
+        py::tuple header = py::make_tuple(S.first_player, S.to_act, S.winner, S.phase, S.active, S.actions_left,
+                                          S.round, S.turns, S.leaders_revealed, S.companion_used, S.acting,
+                                          std::vector<int16_t>(S.acting_statuses, S.acting_statuses + S.nacting));
+        return py::make_tuple(header, pieces, sides, stack);
+    }
+
+    void load(const py::tuple& data) {
+        State& S = *state;
+        S = State();
+        auto header = data[0].cast<py::tuple>();
+        S.first_player = header[0].cast<int8_t>();
+        S.to_act = header[1].cast<int8_t>();
+        S.winner = header[2].cast<int8_t>();
+        S.phase = header[3].cast<uint8_t>();
+        S.active = header[4].cast<int16_t>();
+        S.actions_left = header[5].cast<int>();
+        S.round = header[6].cast<int>();
+        S.turns = header[7].cast<int>();
+        S.leaders_revealed = header[8].cast<bool>();
+        S.companion_used = header[9].cast<int16_t>();
+        S.acting = header[10].cast<int16_t>();
+        auto acting = header[11].cast<std::vector<int16_t>>();
+        if (acting.size() > STATUS_CAP) throw std::invalid_argument("too many status cards");
+        S.nacting = uint8_t(acting.size());
+        std::copy(acting.begin(), acting.end(), S.acting_statuses);
+        auto pieces = data[1].cast<py::list>();
+        if (pieces.size() > size_t(MAX_PIECES)) throw std::invalid_argument("too many pieces");
+        S.npieces = int(pieces.size());
+        for (size_t i = 0; i < pieces.size(); ++i) {
+            auto t = pieces[i].cast<py::tuple>();
+            Piece& p = S.pieces[i];
+            p.square = t[0].cast<int16_t>();
+            p.card = t[1].cast<int16_t>();
+            p.owner = t[2].cast<int16_t>();
+            p.ref = t[3].cast<int16_t>();
+            p.id = t[4].cast<int16_t>();
+            p.rank = t[5].cast<int16_t>();
+            p.side = t[6].cast<int8_t>();
+            p.kind = t[7].cast<uint8_t>();
+            p.role = t[8].cast<uint8_t>();
+            p.defense = t[9].cast<int8_t>();
+            p.markers = t[10].cast<uint8_t>();
+            p.needed = t[11].cast<uint8_t>();
+            p.standing = t[12].cast<bool>();
+            p.exhausted = t[13].cast<bool>();
+            p.elusive = t[14].cast<bool>();
+            p.placed = t[15].cast<bool>();
+            auto st = t[16].cast<std::vector<int16_t>>();
+            auto it = t[17].cast<std::vector<int16_t>>();
+            if (st.size() > STATUS_CAP || it.size() > ITEM_CAP) throw std::invalid_argument("too many cards on a piece");
+            p.nstat = uint8_t(st.size());
+            std::copy(st.begin(), st.end(), p.statuses);
+            p.nitems = uint8_t(it.size());
+            std::copy(it.begin(), it.end(), p.items);
+        }
+        auto sides = data[2].cast<py::list>();
+        for (size_t s = 0; s < sides.size(); ++s) {
+            auto t = sides[s].cast<py::tuple>();
+            SideState& side = S.sides[s];
+            auto pool = t[0].cast<std::vector<int>>();
+            for (int c = 0; c < 4; ++c) side.pool[c] = uint8_t(pool[c]);
+            auto order = t[1].cast<std::vector<int>>();
+            side.npool = uint8_t(order.size());
+            for (size_t k = 0; k < order.size(); ++k) side.pool_order[k] = uint8_t(order[k]);
+            auto slots = t[2].cast<std::vector<std::vector<int16_t>>>();
+            for (int k = 0; k < TRACK; ++k) {
+                if (slots[k].size() > SLOT_CAP) throw std::invalid_argument("too much on a track space");
+                side.nslot[k] = uint8_t(slots[k].size());
+                std::copy(slots[k].begin(), slots[k].end(), side.slot[k]);
+            }
+            side.points = t[3].cast<int32_t>();
+            side.leader = t[4].cast<int16_t>();
+            auto ret = t[5].cast<std::vector<int16_t>>();
+            if (ret.size() > RETURN_CAP) throw std::invalid_argument("too many returns");
+            side.nreturned = uint8_t(ret.size());
+            std::copy(ret.begin(), ret.end(), side.returned);
+        }
+        auto stack = data[3].cast<py::list>();
+        if (stack.size() > size_t(STACK_CAP)) throw std::invalid_argument("stack too deep");
+        S.nstack = int(stack.size());
+        for (size_t i = 0; i < stack.size(); ++i) {
+            auto t = stack[i].cast<py::tuple>();
+            Frame& f = S.stack[i];
+            f = Frame();
+            f.type = t[0].cast<uint8_t>();
+            f.piece = t[1].cast<int16_t>();
+            f.source = t[2].cast<int16_t>();
+            f.seq = t[3].cast<int16_t>();
+            f.pc = t[4].cast<uint8_t>();
+            f.target = t[5].cast<int16_t>();
+            f.started_standing = t[6].cast<bool>();
+            f.won = t[7].cast<int8_t>();
+            auto targets = t[8].cast<std::vector<int16_t>>();
+            if (targets.size() > TARGETS_CAP) throw std::invalid_argument("too many targets");
+            f.ntargets = uint8_t(targets.size());
+            std::copy(targets.begin(), targets.end(), f.targets);
+            f.chosen = t[9].cast<int16_t>();
+            f.side = t[10].cast<int8_t>();
+            f.step = t[11].cast<int16_t>();
+            f.optional = t[12].cast<bool>();
+            f.hook = t[13].cast<uint8_t>();
+            f.stage = t[14].cast<uint8_t>();
+            auto a = t[15].cast<std::vector<int>>();
+            auto d = t[16].cast<std::vector<int>>();
+            auto asked = t[17].cast<std::vector<int16_t>>();
+            auto ps = t[18].cast<std::vector<int16_t>>();
+            if (a.size() > DICE_CAP || d.size() > DICE_CAP || asked.size() > ASKED_CAP || ps.size() > RETURN_CAP)
+                throw std::invalid_argument("a frame too large for the kernel");
+            f.nattack = uint8_t(a.size());
+            for (size_t k = 0; k < a.size(); ++k) f.attack[k] = uint8_t(a[k]);
+            f.ndefense = uint8_t(d.size());
+            for (size_t k = 0; k < d.size(); ++k) f.defense[k] = uint8_t(d[k]);
+            f.nasked = uint8_t(asked.size());
+            std::copy(asked.begin(), asked.end(), f.asked);
+            f.npieces = uint8_t(ps.size());
+            std::copy(ps.begin(), ps.end(), f.pieces);
+        }
+    }
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_kernel, m) {
+    m.doc() = "The compiled rules kernel (see funkoverse.rules.compiled).";
+    m.def("enums", []() {
+        py::dict d;
+        d["choices"] = int(C_KINDS);
+        d["events"] = int(E_KINDS);
+        d["ops"] = int(OP_COUNT);
+        d["hooks"] = int(H_COUNT);
+        d["misc"] = int(S_MISC_COUNT);
+        return d;
+    }, "How many kinds of choices, events, words, hooks and strings the kernel numbers.");
+    py::class_<Board, std::shared_ptr<Board>>(m, "Board")
+        .def(py::init(&make_board))
+        .def("sight", &sight_of)
+        .def_readonly("n", &Board::n);
+    py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules").def(py::init(&make_rules));
+    py::class_<Kernel>(m, "Kernel")
+        .def(py::init<std::shared_ptr<Rules>>())
+        .def("copy", &Kernel::copy)
+        .def("legal", &Kernel::legal_)
+        .def("is_legal", &Kernel::is_legal_)
+        .def("apply", &Kernel::apply_)
+        .def("apply_unchecked", &Kernel::apply_unchecked_)
+        .def("events", &Kernel::events_)
+        .def("roll", &Kernel::roll)
+        .def("dump", &Kernel::dump)
+        .def("load", &Kernel::load)
+        .def_property_readonly("decider", &Kernel::decider_)
+        .def_property_readonly("round", [](const Kernel& k) { return k.state->round; })
+        .def_property_readonly("over", [](const Kernel& k) { return k.state->phase == P_OVER; })
+        .def_property_readonly("phase", [](const Kernel& k) { return k.state->phase; })
+        .def_property_readonly("winner", [](const Kernel& k) { return k.state->winner; });
+}
