@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from funkoverse.rules import engine
 from funkoverse.rules.choices import Choice, parse
 from funkoverse.rules.errors import (
     GameOver,
@@ -106,7 +105,7 @@ class Session:
         self.entries: list[Entry] = []
         self.records: list[tuple[Event, ...]] = []  # the events each entry caused
         self._game = Game(setup, seed)
-        self._names = display_names(self._game.state)
+        self._names = display_names(self._game.peek())
         entries = list(entries)
         if entries:
             self._replay(entries, strict)
@@ -124,7 +123,7 @@ class Session:
     def decider(self) -> str | None:
         """The seat that decides now (chance is drawn at once, so never `CHANCE` after a
         choice), or None when the game is over."""
-        return engine.decider(self._game.state)
+        return self._game.decider
 
     @property
     def over(self) -> bool:
@@ -136,7 +135,7 @@ class Session:
 
     @property
     def seats(self) -> tuple[str, ...]:
-        return self._game.state.seats
+        return self._game.seats
 
     @property
     def state(self) -> GameState:
@@ -145,20 +144,22 @@ class Session:
 
     def names(self) -> dict[str, str]:
         """The name each piece goes by in words (see `world.display_names`)."""
-        if len(self._names) != len(self._game.state.pieces):  # teams chosen in the game
-            self._names = display_names(self._game.state)
+        state = self._game.peek()
+        if len(self._names) != len(state.pieces):  # teams chosen in the game
+            self._names = display_names(state)
         return self._names
 
     def view(self, seat: str | None) -> GameState:
         """The game as `seat` may see it (`None`: a spectator): always a copy."""
-        seen = observe(self._game.state, seat)
-        return seen.copy() if seen is self._game.state else seen
+        state = self._game.peek()
+        seen = observe(state, seat)
+        return seen.copy() if seen is state else seen
 
     def choices(self, seat: str | None) -> list[Choice]:
         """The legal choices of `seat`: empty unless it is the decider."""
         if seat is None or seat != self.decider:
             return []
-        return engine.choices(self._game.state)
+        return self._game.legal()
 
     def events(self, seat: str | None, since: int = 0) -> list[tuple[int, Event]]:
         """Every event from entry `since` on, as `seat` may see it, with its entry's index."""
@@ -196,7 +197,7 @@ class Session:
         if seat != decider:
             raise NotYourTurn(f"{decider} decides now, not {seat}")
         value = parse(choice) if isinstance(choice, str) else choice
-        secret = secret_decision(self._game.state)
+        secret = secret_decision(self._game.peek())
         events = self._game.play(value)
         self._add(Entry(CHOICE, value.format(), seat, secret), events)
         before = len(self.records) - 1
@@ -245,7 +246,7 @@ class Session:
         """Play to the end, each seat's choices from its decider (given the observed game);
         True when stopped past `max_rounds`. `after` is told each seat's choice's events."""
         while not self.over:
-            if max_rounds is not None and self._game.state.round > max_rounds:
+            if max_rounds is not None and self._game.round > max_rounds:
                 return True
             seat = self.decider
             assert seat is not None and seat != CHANCE
@@ -268,7 +269,7 @@ class Session:
 
     def _settle(self) -> None:
         """Draw chance outcomes until a seat decides or the game ends."""
-        while not self._game.over and engine.decider(self._game.state) == CHANCE:
+        while not self._game.over and self._game.decider == CHANCE:
             events = self._game.play_chance()
             self._add(Entry(CHANCE_ENTRY, self._game.log[-1].format()), events)
 
