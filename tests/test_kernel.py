@@ -1,0 +1,203 @@
+"""The compiled kernel plays exactly the Python engine's game.
+
+The Python engine is the reference. Thousands of seeded games of every way to play are
+played through both, choice by choice (tests/kernelgames.py): the same legal choices in the
+same order, one choice's legality equal to its place in that list, the same events and the
+same position after every step. The map's sight tables, the position's way into the kernel
+and back, the numbering both sides share, the switch that selects the Python engine and the
+setups the kernel leaves to it are tested here too.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+
+import pytest
+
+from funkoverse.bench.workloads import flags_spec
+from funkoverse.content.maps import load_map
+from funkoverse.content.setups import build, make_setup, team
+from funkoverse.rules import compiled, engine
+from funkoverse.rules.events import EventKind
+from funkoverse.rules.game import Game
+from funkoverse.rules.hooks import Hook
+from funkoverse.rules.scenario import Scenario
+from funkoverse.rules.session import Session
+from funkoverse.rules.state import CHANCE
+from kernelgames import KINDS, compare, varied_setup
+
+GAMES = 2040  # at least 2,000 seeded games, every kind of setup 102 times
+CHUNKS = 11  # coprime to the kinds of setups: every chunk plays every kind
+MAPS = (
+    "urzari-jungle",
+    "themyscira",
+    "draculas-castle",
+    "frankensteins-lab",
+    "funko-factory",
+    "proving-grounds",
+)
+
+pytestmark = pytest.mark.skipif(
+    not compiled.built() and not os.environ.get("CI"), reason="the kernel is not built here"
+)
+
+
+def test_the_kernel_is_built() -> None:
+    """`pip install -e .` builds the kernel (gcc is on every machine this runs on); CI fails
+    rather than quietly testing the Python engine alone."""
+    assert compiled.built()
+
+
+def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
+    from funkoverse.rules import _kernel
+
+    assert _kernel.enums() == {
+        "choices": compiled.C_OPTION + 1,
+        "events": len(EventKind),
+        "ops": len(compiled.OPS),
+        "hooks": len(compiled.HOOKS),
+        "misc": len(compiled.MISC),
+    }
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_sight_tables_equal_the_boards(map_id: str) -> None:
+    """What Your Character Can See, as the map alone decides it: the kernel's tables (built
+    in integer arithmetic) equal `Board.sight_from` for every square of every map."""
+    board = load_map(map_id)
+    tables = compiled.board_tables(board)
+    for origin in board.squares:
+        base, between, shadow = tables.sight(origin)
+        expected = board.sight_from(origin)
+        assert set(base) == expected.base, (map_id, board.label(origin))
+        assert {t: tuple(between[t]) for t in base} == {t: expected.between[t] for t in base}
+        assert {s: frozenset(v) for s, v in shadow.items()} == dict(expected.shadow)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_seeded_games_of_every_kind_play_identically(chunk: int) -> None:
+    kinds: set[int] = set()
+    steps = 0
+    for seed in range(chunk, GAMES, CHUNKS):
+        steps += compare(varied_setup(seed), seed).steps
+        kinds.add(seed % KINDS)
+    assert len(kinds) == KINDS  # every chunk plays every kind of setup
+    assert steps > 50_000
+
+
+def test_a_position_goes_into_the_kernel_and_back_unchanged_at_every_step() -> None:
+    for seed in range(3):
+        game = Game(build(flags_spec(seed)), seed, kernel=False)
+        rng = random.Random(seed)
+        while not game.over:
+            tables, kernel = compiled.load(game.state)
+            back = tables.state(kernel, game.state.setup)
+            assert (back.key(), back.turns) == (game.state.key(), game.state.turns)
+            if game.decider == CHANCE:
+                game.play_chance()
+            else:
+                legal = engine.choices(game.state)
+                game.play(legal[rng.randrange(len(legal))])
+
+
+def test_every_code_reads_back_to_its_choice() -> None:
+    game = Game(build(flags_spec(4)), 4)
+    tables = compiled.tables_for(game.state)
+    rng = random.Random(4)
+    while not game.over:
+        legal = game.legal()
+        for c in legal:
+            code = tables.code(c)
+            assert code is not None and tables.choice(code) == c
+        game.play(game.sample_chance()[0] if game.decider == CHANCE else rng.choice(legal))
+
+
+def test_a_game_is_played_by_the_kernel_and_the_switch_selects_the_python_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    setup = build(flags_spec(1))
+    assert Game(setup, 1).uses_kernel
+    monkeypatch.setenv(compiled.ENGINE_VARIABLE, "python")
+    assert not compiled.selected()
+    assert not Game(setup, 1).uses_kernel
+
+
+def test_sessions_on_either_engine_log_the_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The authority loop gives the same views, choices, events and log whichever engine
+    plays the game."""
+
+    def play(python: bool) -> tuple[list[object], list[object]]:
+        if python:
+            monkeypatch.setenv(compiled.ENGINE_VARIABLE, "python")
+        else:
+            monkeypatch.delenv(compiled.ENGINE_VARIABLE, raising=False)
+        session = Session(build(flags_spec(9)), 9)
+        assert session._game.uses_kernel is not python
+        rng = random.Random(9)
+        views = []
+        while not session.over:
+            seat = session.decider
+            assert seat is not None
+            views.append(session.view(seat).key())
+            session.play(seat, rng.choice(session.choices(seat)))
+        return [e.to_json() for e in session.entries] + views, list(session.events(None))
+
+    assert play(False) == play(True)
+
+
+def test_a_handed_out_position_follows_the_game_and_a_change_to_it_is_played_on() -> None:
+    """`Game.state` is the game's position whichever engine plays: it follows every choice,
+    and a change made to it by hand (a test, a puzzle) is the game from there on."""
+    game = Game(build(flags_spec(2)), 2)
+    assert game.uses_kernel
+    state = game.state
+    piece = next(iter(state.pieces.values()))
+    while game.state.round < 2:
+        game.play(game.sample_chance()[0] if game.decider == CHANCE else game.legal()[0])
+    assert state.round == 2 and game.state is state
+    assert piece is state.pieces[piece.id]
+    side = state.seats[0]
+    state.sides[side].points = 7
+    assert game.uses_kernel
+    reference = Game(build(flags_spec(2)), 2, kernel=False)
+    for choice in game.log:
+        reference.replay_one(choice)
+    reference.state.sides[side].points = 7
+    if game.decider == CHANCE:
+        game.play_chance()
+    else:
+        game.play(game.legal()[-1])
+    reference.replay_one(game.log[-1])
+    assert (game.state.key(), game.state.turns) == (reference.state.key(), reference.state.turns)
+
+
+def test_a_setup_the_kernel_does_not_know_is_played_by_the_python_engine() -> None:
+    class Extra(Scenario):
+        """A scenario with rules of its own, in Python."""
+
+    class Whisper(Hook):
+        name = "whisper"
+
+    setup = make_setup(
+        [
+            team("dark", ["priestess", "mad-scientist"]),
+            team("light", ["hyena-warrior", "villager"]),
+        ],
+        "proving-grounds",
+        Extra(id="extra", knockout_points=1, target_two=3),
+    )
+    assert "rules of its own" in (compiled.unsupported(engine.new_game(setup)) or "")
+    assert not Game(setup, 1).uses_kernel
+    normal = build(flags_spec(3))
+    dark = normal.teams[0]
+    odd = replace(dark.characters[0], hooks=(Whisper(),))
+    strange = replace(
+        normal, teams=(replace(dark, characters=(odd, *dark.characters[1:])), *normal.teams[1:])
+    )
+    assert "whisper" in (compiled.unsupported(engine.new_game(strange)) or "")
+    game = Game(strange, 3)
+    assert not game.uses_kernel
+    while not game.over and game.round < 2:
+        game.play(game.sample_chance()[0] if game.decider == CHANCE else game.legal()[0])
