@@ -159,7 +159,7 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
         return bool(v["state"]["round"] >= 4 and shot)
 
     v = me.play_turns(three_rounds, limit=600)
-    assert v["state"]["round"] >= 4 or v["status"] == "finished"
+    assert v["state"]["round"] >= 4, "three whole rounds were not played"
     assert me.challenges_seen >= 1 and shot
     assert me.clicks.get("move", 0) >= 3 and me.clicks.get("choose", 0) >= 3
     # the computer played its turns too, and the page showed them in the log

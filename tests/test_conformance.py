@@ -13,8 +13,13 @@ SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance
 CASE_FILES = sorted(SHARED.glob("*.json"))
 
 
-@pytest.mark.skipif(not CASE_FILES, reason="../shared/conformance is not beside this checkout")
 def test_every_conformance_case_passes() -> None:
+    """`../shared/conformance/check.py` over every case file, through `funkoverse query`. In CI
+    the cases must be there and run."""
+    if not CASE_FILES:
+        if os.environ.get("CI"):
+            pytest.fail(f"no case files in {SHARED}: ../shared must sit beside this checkout in CI")
+        pytest.skip("../shared/conformance is not beside this checkout")
     env_cmd = f"{sys.executable} -m funkoverse query"
     result = subprocess.run(
         [sys.executable, str(SHARED / "check.py"), *map(str, CASE_FILES)],

@@ -22,6 +22,7 @@ from funkoverse.lab.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SWEEP = ["--roster", "all", "--size", "2", "--scenario", "flags", "--agent", "random"]
+HALF = 630  # the kill test plays two games of each of the 630 matchups
 
 
 def _need_ray() -> None:
@@ -46,13 +47,14 @@ def test_every_two_a_side_flags_matchup_is_planned_with_seats_and_first_player_a
 
 def test_local_and_ray_backends_give_identical_results(tmp_path: Path) -> None:
     _need_ray()
-    common = [*SWEEP, "--games", "1", "--max-rounds", "3", "--seed", "5"]
+    # a few games each: four play each team from each seat, first and second
+    common = [*SWEEP, "--games", "4", "--max-rounds", "3", "--seed", "5"]
     assert main(["simulate", *common, "--out", str(tmp_path / "local.db")]) == 0
     assert main(["simulate", *common, "--out", str(tmp_path / "two.db"), "--workers", "2"]) == 0
     assert main(["simulate", *common, "--out", str(tmp_path / "ray.db"), "--backend", "ray"]) == 0
     with Store(tmp_path / "local.db") as a, Store(tmp_path / "two.db") as b:
         local = a.results()
-        assert len(local) == a.count("plan") == 630
+        assert len(local) == a.count("plan") == 4 * 630
         assert b.results() == local
     with Store(tmp_path / "ray.db") as c:
         assert c.results() == local
@@ -72,8 +74,9 @@ def test_local_and_ray_backends_give_identical_results(tmp_path: Path) -> None:
 
 
 def test_killed_halfway_it_resumes_without_replaying_a_finished_game(tmp_path: Path) -> None:
+    """Two games of every matchup (1,260), SIGKILL once half of them are stored."""
     out = tmp_path / "results.db"
-    args = [sys.executable, "-m", "funkoverse", "simulate", *SWEEP, "--games", "1"]
+    args = [sys.executable, "-m", "funkoverse", "simulate", *SWEEP, "--games", "2"]
     args += ["--max-rounds", "3", "--seed", "9", "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -87,7 +90,7 @@ def test_killed_halfway_it_resumes_without_replaying_a_finished_game(tmp_path: P
                     stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             except sqlite3.OperationalError:
                 continue
-            if stored >= 100:
+            if stored >= HALF:
                 break
     assert proc.poll() is None, "the run finished before it could be killed"
     proc.send_signal(signal.SIGKILL)
@@ -95,7 +98,7 @@ def test_killed_halfway_it_resumes_without_replaying_a_finished_game(tmp_path: P
     with Store(out) as store:
         before = {r[0]: r for r in store.results()}
         planned = store.count("plan")
-    assert 100 <= len(before) < planned == 630
+    assert HALF <= len(before) < planned == 2 * HALF
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert f"{planned - len(before)} played now ({len(before)} stored before)" in done.stdout

@@ -93,11 +93,15 @@ def test_the_prompt_shows_the_legend_and_a_cards_text() -> None:
         "2",
         "--max-rounds",
         "1",
-        answers="?\ninfo wonder woman\ninfo nobody\n" + "1\n" * 200,
+        answers="?\ninfo wonder woman\ninfo lasso\ninfo sneaking\ninfo nobody\n" + "1\n" * 200,
     )
     for mark in ("wall", "post", "knocked down", "a point marker on the map", "starting area"):
         assert mark in out, mark
     assert "Fight for Justice" in out and "defense 2" in out and "Champion of Themyscira" in out
+    # an item's text and a status card's text (read across the console's line breaks)
+    flat = " ".join(out.split())
+    assert "Lasso of Truth" in flat and "Range 2, challenge 2" in flat
+    assert "Sneaking" in flat and "if no rivals can see him he may do an action" in flat
     assert "no card named 'nobody'" in out
 
 

@@ -503,17 +503,22 @@ function App() {
 
 
 
-  // number keys choose; Escape lets go of a selection
+  // number keys choose; Escape lets go of a selection. The listener reads the list of the last
+  // render (an effect would only be renewed after the next paint), so a key pressed just after
+  // the list changed (opened with "Every choice as a list", a new view) makes the choice shown.
+  const keyed = useRef({ listed, choose, handover });
+  keyed.current = { listed, choose, handover };
   useEffect(() => {
     const key = (e) => {
       if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
       if (e.key === "Escape") { setSelected(null); setPreviewed(null); setCard(null); return; }
+      const { listed: now, choose: make, handover: cover } = keyed.current;
       const n = Number(e.key);
-      if (n >= 1 && n <= 9 && listed[n - 1] && !(handover && handover.startsWith("ask:"))) choose(listed[n - 1]);
+      if (n >= 1 && n <= 9 && now[n - 1] && !(cover && cover.startsWith("ask:"))) make(now[n - 1]);
     };
     window.addEventListener("keydown", key);
     return () => window.removeEventListener("keydown", key);
-  }, [listed, choose, handover]);
+  }, []);
 
   if (error && !view) return html`<div class="bar"><a class="brand" href="/">FUNKOVERSE</a></div><div class="panel" style="margin:20px">${error}</div>`;
   if (!view || !content) return html`<div class="bar"><a class="brand" href="/">FUNKOVERSE</a><span class="what">Loading…</span></div>`;
