@@ -87,6 +87,22 @@ def test_seeded_games_of_every_kind_play_identically(chunk: int) -> None:
     assert steps > 50_000
 
 
+def test_the_benchs_random_games_are_the_same_games_on_both_engines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`funkoverse bench` drives the kernel by its integer codes and the Python engine by its
+    values: for one seed, the same game (as many steps, the same dice)."""
+    from funkoverse.bench.workloads import WORKLOADS, random_game
+
+    for name, spec_of in WORKLOADS.items():
+        for seed in range(4):
+            kernel = random_game(spec_of(seed), seed)
+            monkeypatch.setenv(compiled.ENGINE_VARIABLE, "python")
+            python = random_game(spec_of(seed), seed)
+            monkeypatch.delenv(compiled.ENGINE_VARIABLE)
+            assert kernel == python, (name, seed)
+
+
 def test_a_position_goes_into_the_kernel_and_back_unchanged_at_every_step() -> None:
     for seed in range(3):
         game = Game(build(flags_spec(seed)), seed, kernel=False)

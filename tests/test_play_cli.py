@@ -165,6 +165,7 @@ def test_bench_reports_each_measure() -> None:
     result = _run("bench", "--seconds", "0.01", "--repeat", "5", "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
+    assert report["engine"] in ("kernel", "python")
     assert set(report["workloads"]) == {"flags", "first-game"}
     for workload in report["workloads"].values():
         assert workload["games"] >= 1

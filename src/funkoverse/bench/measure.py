@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from funkoverse.bench.workloads import WORKLOADS, Played, flags_spec, midgame, random_game
-from funkoverse.rules import dice, engine
+from funkoverse.rules import compiled, dice, engine
 from funkoverse.rules.state import GameState
 
 POSITION_SEED = 7  # the mid-game Flags position every run measures in
@@ -48,28 +48,54 @@ def position() -> GameState:
 def operations(state: GameState, repeat: int) -> dict[str, float]:
     """Median microseconds to list the legal choices, to check one choice's legality, to
     apply a choice (on a copy), to copy the state, and to look up the exact odds of a
-    challenge (attack 3 against defense 2, the cache warm, as in play)."""
-    legal = engine.choices(state)
+    challenge (attack 3 against defense 2, the cache warm, as in play). On the kernel the
+    choices are its integer codes, as an engine's actions are."""
+    standard = state.setup.dice["standard"]
+    attack, defense = (standard,) * 3, (standard,) * 2
+    dice.win_probability(attack, defense)
+    odds = median_us(lambda: dice.win_probability(attack, defense), repeat)
     pick = iter(range(10**9))
-    apply_samples = []
+    if engine_name() == "kernel":
+        _, kernel = compiled.load(state)
+        codes = kernel.legal()
+        samples = []
+        for i in range(repeat):
+            child = kernel.copy()
+            c = codes[i % len(codes)]
+            t0 = time.perf_counter()
+            child.apply_unchecked(c)
+            samples.append(time.perf_counter() - t0)
+        return {
+            "legal_choices_us": median_us(kernel.legal, repeat),
+            "is_legal_us": median_us(
+                lambda: kernel.is_legal(codes[next(pick) % len(codes)]), repeat
+            ),
+            "apply_us": statistics.median(samples) * 1e6,
+            "copy_us": median_us(kernel.copy, repeat),
+            "odds_us": odds,
+        }
+    legal = engine.choices(state)
+    samples = []
     for i in range(repeat):
         s = state.copy()
         c = legal[i % len(legal)]
         t0 = time.perf_counter()
         engine.apply_unchecked(s, c)
-        apply_samples.append(time.perf_counter() - t0)
-    standard = state.setup.dice["standard"]
-    attack, defense = (standard,) * 3, (standard,) * 2
-    dice.win_probability(attack, defense)
+        samples.append(time.perf_counter() - t0)
     return {
         "legal_choices_us": median_us(lambda: engine.choices(state), repeat),
         "is_legal_us": median_us(
             lambda: engine.is_legal(state, legal[next(pick) % len(legal)]), repeat
         ),
-        "apply_us": statistics.median(apply_samples) * 1e6,
+        "apply_us": statistics.median(samples) * 1e6,
         "copy_us": median_us(state.copy, repeat),
-        "odds_us": median_us(lambda: dice.win_probability(attack, defense), repeat),
+        "odds_us": odds,
     }
+
+
+def engine_name() -> str:
+    """The engine the workloads run on: "kernel" (compiled) or "python"."""
+    return "kernel" if compiled.selected() else "python"
 
 
 def search(level: str, state: GameState, decisions: int = 3) -> dict[str, float]:
@@ -104,7 +130,7 @@ def search(level: str, state: GameState, decisions: int = 3) -> dict[str, float]
 
 def run(seconds: float, repeat: int, seed: int, searches: bool = True) -> dict[str, Any]:
     """Every measurement of the engine, as one JSON-ready object."""
-    result: dict[str, Any] = {"workloads": {}}
+    result: dict[str, Any] = {"engine": engine_name(), "workloads": {}}
     for name in WORKLOADS:
         played = play_for(name, seconds, seed)
         result["workloads"][name] = {

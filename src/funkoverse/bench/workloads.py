@@ -7,7 +7,9 @@
   the `hard` and `expert` levels are measured.
 
 A random game here is driven the way any engine is driven from Python: list the legal
-choices, apply a uniformly random one; a chance outcome is drawn by its probability.
+choices, apply a uniformly random one; a chance outcome is drawn by its probability. The
+compiled kernel plays when it is built (`FUNKOVERSE_ENGINE=python` selects the Python
+engine): the same games, choice for choice.
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
+from funkoverse.rules import compiled, engine
+from funkoverse.rules.dice import resolve, roll
 from funkoverse.rules.game import Game
 from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import CHANCE, GameState, Phase
+from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
 
 MAX_ROUNDS = 200  # a random game that has not ended by then is stopped (none has, so far)
 
@@ -61,8 +65,22 @@ class Played:
 
 def random_game(spec: SetupSpec, seed: int) -> int:
     """Play one game of uniformly random legal choices (each checked by `apply`, as a
-    client's would be); returns the steps applied, decisions and chance outcomes alike."""
-    game = Game(build(spec), seed)
+    client's would be); returns the steps applied, decisions and chance outcomes alike.
+    The kernel plays it when it is selected and plays the setup, else the Python engine;
+    both play the same game for the same seed."""
+    setup = build(spec)
+    state = engine.new_game(setup)
+    if compiled.selected():
+        try:
+            tables, kernel = compiled.load(state)
+        except compiled.Unsupported:
+            pass
+        else:
+            return _kernel_game(setup, tables, kernel, seed)
+    return _python_game(Game(setup, seed, kernel=False), seed)
+
+
+def _python_game(game: Game, seed: int) -> int:
     rng = random.Random(seed)
     state = game.state
     steps = 0
@@ -77,11 +95,43 @@ def random_game(spec: SetupSpec, seed: int) -> int:
     return steps
 
 
+def _kernel_game(setup: Setup, tables: compiled.Tables, kernel: Any, seed: int) -> int:
+    """The same loop on the kernel: its legal choices are integer codes, as OpenSpiel's
+    actions are; a chance outcome is drawn with the dice as `Game.sample_chance` draws it."""
+    rng = random.Random(seed)
+    chance = random.Random(seed)
+    specs = [setup.dice[d] for d in tables.dice_ids]
+    seats = len(tables.seats)
+    legal, apply = kernel.legal, kernel.apply
+    steps = 0
+    while not kernel.over and kernel.round <= MAX_ROUNDS:
+        if kernel.decider == -1:
+            found = kernel.roll()
+            if found is None:  # the First Player marker
+                r, share, acc, seat = chance.random(), 1.0 / seats, 0.0, seats - 1
+                for i in range(seats):
+                    acc += share
+                    if r < acc:
+                        seat = i
+                        break
+                code = compiled.code(compiled.C_FIRST, seat)
+            else:
+                attack = roll([specs[d] for d in found[2]], chance)
+                defense = roll([specs[d] for d in found[3]], chance)
+                code = compiled.code(compiled.C_ROLL, resolve(attack, defense).challenger_wins)
+        else:
+            codes = legal()
+            code = codes[rng.randrange(len(codes))]
+        apply(code)
+        steps += 1
+    return steps
+
+
 def midgame(spec: SetupSpec, seed: int, round_: int = 3) -> GameState:
     """A seeded random game of `spec` advanced to an action choice of round `round_` with
     several choices: a position to time single operations and searches in."""
     for attempt in range(100):
-        game = Game(build(spec), seed + attempt)
+        game = Game(build(spec), seed + attempt, kernel=False)
         rng = random.Random(seed + attempt)
         state = game.state
         while not engine.is_over(state):

@@ -125,7 +125,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(result) + "\n")
         return 0
-    print("random full games, one core (uniformly random legal choices, each checked):")
+    engine = "the compiled kernel" if result["engine"] == "kernel" else "the Python engine"
+    print(
+        f"random full games on {engine}, one core (uniformly random legal choices, each checked):"
+    )
     for name, w in result["workloads"].items():
         print(
             f"  {name:<11} {w['steps_per_second']:>8} steps/s  {w['games_per_second']:>7.2f} "
