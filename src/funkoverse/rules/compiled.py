@@ -940,95 +940,120 @@ class Tables:
     def state(self, kernel: Any, setup: Setup | None = None) -> GameState:
         """The kernel's position as the Python engine's `GameState` (of `setup`, or the one
         the tables were built for)."""
-        header, pieces, sides, stack = kernel.dump()
-        st = self.strings
-        seats = self.seats
-        setup = setup or self.setup
+        return self.mirror(kernel, setup or self.setup)[0]
+
+    def mirror(self, kernel: Any, setup: Setup) -> tuple[GameState, tuple[Any, ...]]:
+        """`state`, with the kernel's dump it was read from (for `refresh`)."""
+        dump = kernel.dump()
+        header, pieces, sides, stack = dump
         game = GameState.__new__(GameState)
         game.setup = setup
         game.board = setup.board
-        game.seats = seats
-        out: dict[str, Piece] = {}
+        game.seats = self.seats
+        game.pieces = {}
         for row in pieces:
-            (square, card, owner, ref, pid, _rank, side, kind, role, defense, markers, needed, standing,
-             exhausted, elusive, placed, statuses, items) = row  # fmt: skip
-            name = st[pid]
-            out[name] = Piece(
-                name,
-                KINDS[kind],
-                seats[side] if side >= 0 else "",
-                self.cards[card] if card >= 0 else None,
-                square if square >= 0 else None,
-                standing,
-                exhausted,
-                defense if defense >= 0 else None,
-                elusive,
-                placed,
-                tuple(self.status_ids[x] for x in statuses),
-                tuple(self.item_ids[x] for x in items),
-                st[owner] if owner >= 0 else "",
-                markers,
-                needed,
-                ROLES[role],
-                st[ref] if ref >= 0 else "",
-            )
-        game.pieces = out
-        game.sides = {}
-        for seat, (pool, order, slots, points, leader, returned) in zip(seats, sides, strict=True):
-            game.sides[seat] = SideState(
-                {COLORS[c]: pool[c] for c in order},
-                [[self.track_items[i] for i in slot] for slot in slots],
-                points,
-                (),
-                (),
-                st[leader] if leader >= 0 else None,
-                tuple(self.piece_ids[p] for p in returned),
-            )
+            piece = Piece.__new__(Piece)
+            self._fill_piece(piece, row)
+            game.pieces[piece.id] = piece
+        game.sides = {seat: self._side(row) for seat, row in zip(self.seats, sides, strict=True)}
+        self._fill_header(game, header)
+        game.stack = [self._py_frame(f) for f in stack]
+        return game, dump
+
+    def refresh(
+        self, kernel: Any, state: GameState, before: tuple[Any, ...] | None = None
+    ) -> tuple[Any, ...]:
+        """Bring `state` (read from the kernel's dump `before`, if known) up to the kernel's
+        position in place: the same piece and side objects, as the Python engine keeps them,
+        so whoever holds one sees the game go on. Returns the dump it now mirrors."""
+        dump: tuple[Any, ...] = kernel.dump()
+        header, pieces, sides, stack = dump
+        was = before or ((), (), (), ())
+        old_pieces, old_sides = was[1], was[2]
+        by_id = state.pieces
+        for i, row in enumerate(pieces):
+            if i < len(old_pieces) and old_pieces[i] == row:
+                continue
+            piece = by_id.get(self.piece_ids[i])
+            if piece is None:
+                piece = Piece.__new__(Piece)
+                self._fill_piece(piece, row)
+                by_id[piece.id] = piece
+            else:
+                self._fill_piece(piece, row)
+        for i, (seat, row) in enumerate(zip(self.seats, sides, strict=True)):
+            if i < len(old_sides) and old_sides[i] == row:
+                continue
+            fresh = self._side(row)
+            side = state.sides[seat]
+            side.pool.clear()
+            side.pool.update(fresh.pool)
+            side.track[:] = fresh.track
+            side.points = fresh.points
+            side.picks = fresh.picks
+            side.gifts = fresh.gifts
+            side.leader = fresh.leader
+            side.returned = fresh.returned
+        if header != was[0]:
+            self._fill_header(state, header)
+        if stack != was[3]:
+            state.stack[:] = [self._py_frame(f) for f in stack]
+        return dump
+
+    def _fill_piece(self, piece: Piece, row: tuple[Any, ...]) -> None:
+        (square, card, owner, ref, pid, _rank, side, kind, role, defense, markers, needed, standing,
+         exhausted, elusive, placed, statuses, items) = row  # fmt: skip
+        st = self.strings
+        piece.id = st[pid]
+        piece.kind = KINDS[kind]
+        piece.side = self.seats[side] if side >= 0 else ""
+        piece.card = self.cards[card] if card >= 0 else None
+        piece.square = square if square >= 0 else None
+        piece.standing = standing
+        piece.exhausted = exhausted
+        piece.defense = defense if defense >= 0 else None
+        piece.elusive = elusive
+        piece.placed = placed
+        piece.statuses = tuple([self.status_ids[x] for x in statuses]) if statuses else ()
+        piece.items = tuple([self.item_ids[x] for x in items]) if items else ()
+        piece.owner = st[owner] if owner >= 0 else ""
+        piece.markers = markers
+        piece.needed = needed
+        piece.role = ROLES[role]
+        piece.ref = st[ref] if ref >= 0 else ""
+
+    def _side(self, row: tuple[Any, ...]) -> SideState:
+        pool, order, slots, points, leader, returned = row
+        items = self.track_items
+        return SideState(
+            {COLORS[c]: pool[c] for c in order},
+            [[items[i] for i in slot] for slot in slots],
+            points,
+            (),
+            (),
+            self.strings[leader] if leader >= 0 else None,
+            tuple([self.piece_ids[p] for p in returned]) if returned else (),
+        )
+
+    def _fill_header(self, game: GameState, header: tuple[Any, ...]) -> None:
         (first, to_act, winner, phase, active, actions_left, rnd, turns, revealed, companion_used,
          acting, acting_statuses) = header  # fmt: skip
+        seats, pids = self.seats, self.piece_ids
         game.first_player = seats[first] if first >= 0 else None
         game.to_act = seats[to_act] if to_act >= 0 else None
         game.winner = seats[winner] if winner >= 0 else None
         game.phase = PHASES[phase]
-        game.active = self.piece_ids[active] if active >= 0 else None
+        game.active = pids[active] if active >= 0 else None
         game.actions_left = actions_left
         game.round = rnd
         game.turns = turns
         game.leaders_revealed = revealed
-        game.companion_used = self.piece_ids[companion_used] if companion_used >= 0 else None
+        game.companion_used = pids[companion_used] if companion_used >= 0 else None
         game.acting = (
-            (self.piece_ids[acting], tuple(self.status_ids[x] for x in acting_statuses))
+            (pids[acting], tuple([self.status_ids[x] for x in acting_statuses]))
             if acting >= 0
             else None
         )
-        game.stack = [self._py_frame(f) for f in stack]
-        return game
-
-    def refresh(self, kernel: Any, state: GameState) -> None:
-        """Bring `state` up to the kernel's position in place: the same piece and side
-        objects, as the Python engine keeps them, so whoever holds one sees the game go on."""
-        fresh = self.state(kernel, state.setup)
-        pieces = state.pieces
-        for pid, new in fresh.pieces.items():
-            old = pieces.get(pid)
-            if old is None:
-                pieces[pid] = new
-                continue
-            for name in _PIECE_FIELDS:
-                setattr(old, name, getattr(new, name))
-        for seat, new_side in fresh.sides.items():
-            side = state.sides[seat]
-            side.pool.clear()
-            side.pool.update(new_side.pool)
-            side.track[:] = new_side.track
-            side.points = new_side.points
-            side.picks = new_side.picks
-            side.gifts = new_side.gifts
-            side.leader = new_side.leader
-            side.returned = new_side.returned
-        for name in _STATE_FIELDS:
-            setattr(state, name, getattr(fresh, name))
-        state.stack[:] = fresh.stack
 
     def _py_frame(self, f: tuple[Any, ...]) -> fr.Frame:
         (kind, piece, source, seq, pc, target, started, won, targets, chosen, side, step_index, optional,
@@ -1286,22 +1311,6 @@ class Tables:
                 )
             )
         return out
-
-
-_PIECE_FIELDS = Piece.__slots__
-_STATE_FIELDS = (
-    "first_player",
-    "to_act",
-    "phase",
-    "active",
-    "actions_left",
-    "round",
-    "turns",
-    "winner",
-    "leaders_revealed",
-    "companion_used",
-    "acting",
-)
 
 
 def _two(kind: int, a: int | None, b: int | None = 0) -> int | None:

@@ -55,7 +55,11 @@ class Game:
         # goes on, and taken back into the kernel if it was changed)
         self._state: GameState | None = engine.new_game(setup)
         self._lent_key: tuple[Any, ...] | None = None
-        self._cache: GameState | None = None  # the kernel's position, read for `peek`
+        self._lent_dump: tuple[Any, ...] | None = None  # the kernel's dump it mirrors
+        # the kernel's position read for `peek`, the dump it mirrors, and whether it is current
+        self._cache: GameState | None = None
+        self._cache_dump: tuple[Any, ...] | None = None
+        self._cache_fresh = False
         self._tables: compiled.Tables | None = None
         self._kernel: Any = None
         self._may_compile = kernel
@@ -82,7 +86,7 @@ class Game:
             return
         self._now = state.setup
         self._state = self._cache = None
-        self._lent_key = None
+        self._lent_key = self._lent_dump = None
 
     def _sync(self) -> None:
         """A position handed out by `state` and changed since goes back into the kernel."""
@@ -100,14 +104,15 @@ class Game:
         self._now = lent.setup
         self._cache = None
         self._lent_key = key
+        self._lent_dump = None
 
     def _moved(self) -> None:
         """The kernel's position changed: what was read out of it follows."""
-        self._cache = None
+        self._cache_fresh = False
         lent = self._state
         if lent is not None:
             assert self._tables is not None
-            self._tables.refresh(self._kernel, lent)
+            self._lent_dump = self._tables.refresh(self._kernel, lent, self._lent_dump)
             self._lent_key = _key(lent)
 
     @property
@@ -115,8 +120,9 @@ class Game:
         """The position (the Python engine's `GameState`): it follows the game as it goes on,
         and changing it changes the game."""
         if self._state is None:
-            self._state = self.snapshot()
+            self._state = self.peek().copy()
             self._lent_key = _key(self._state)
+            self._lent_dump = self._cache_dump
         assert self._state is not None
         return self._state
 
@@ -125,9 +131,12 @@ class Game:
         self._sync()
         if self._state is not None:
             return self._state
+        assert self._tables is not None
         if self._cache is None:
-            assert self._tables is not None
-            self._cache = self._tables.state(self._kernel, self._now)
+            self._cache, self._cache_dump = self._tables.mirror(self._kernel, self._now)
+        elif not self._cache_fresh:
+            self._cache_dump = self._tables.refresh(self._kernel, self._cache, self._cache_dump)
+        self._cache_fresh = True
         return self._cache
 
     @property
@@ -138,17 +147,7 @@ class Game:
 
     def snapshot(self) -> GameState:
         """A copy of the position, for anyone to keep or change."""
-        if self._kernel is None:
-            return self.state.copy()
-        self._sync()
-        if self._kernel is None:
-            return self.state.copy()
-        if self._state is not None:
-            return self._state.copy()
-        if self._cache is not None:
-            return self._cache.copy()
-        assert self._tables is not None
-        return self._tables.state(self._kernel, self._now)
+        return self.peek().copy()
 
     # -- questions --------------------------------------------------------------------
 
@@ -311,7 +310,10 @@ class Game:
         game.log = []
         game._state = state
         game._lent_key = None
+        game._lent_dump = None
         game._cache = None
+        game._cache_dump = None
+        game._cache_fresh = False
         game._tables = None
         game._kernel = None
         game._may_compile = False
