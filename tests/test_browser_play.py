@@ -202,7 +202,9 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
     turns = v["state"]["turns"]
     v = me.play_turns(lambda v: v["state"]["turns"] >= turns + 2, limit=60)
     page.get_by_role("tab", name="Log").click()
-    expect(page.locator(".log li").first).to_be_visible()
+    newest = page.locator(".log li").first
+    newest.scroll_into_view_if_needed()
+    expect(newest).to_be_in_viewport(ratio=1)
     page.set_viewport_size(DESKTOP)
     assert not errors, errors
 
