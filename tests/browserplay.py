@@ -109,9 +109,10 @@ class Player:
 
     def click_square(self, square: str) -> None:
         """A tap in the middle of the square, on whatever is drawn there (a marker, a
-        token), as a finger would."""
+        token), as a finger would; on a phone the board is panned to it first."""
         rect = self.page.locator(f'svg.board rect[data-square="{square}"]')
         expect(rect).to_be_visible()
+        rect.scroll_into_view_if_needed()
         box = rect.bounding_box()
         assert box is not None
         self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -1,16 +1,20 @@
 """A new player's path through the web app, in a real browser (Debian's chromium): the
 lobby, a Flags game against the computer set up and played for three rounds by clicking
 squares and pieces, a challenge's odds seen before committing, the hint, undo, a reload
-mid-turn; then a short game played to its end and its replay stepped through.
+mid-turn, a few choices on a phone; then the same Flags game played to its end and its
+replay stepped through.
 
-Screenshots of the lobby, a game with a challenge's odds showing and a replay are taken
-at 1280x800 and 390x844 (`FUNKOVERSE_SCREENSHOTS=docs/screenshots` writes the docs' own).
+Screenshots of the lobby, a game with a challenge's odds showing and a replay at a roll
+of the dice are taken at 1280x800 and 390x844 (`FUNKOVERSE_SCREENSHOTS=docs/screenshots`
+writes the docs' own): the desktop's as the window shows it (the page fits it), the
+phone's of the whole page.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +27,26 @@ from conftest import DESKTOP, PHONE
 pytestmark = pytest.mark.xdist_group("browser")
 
 
-def shoot(page: Page, where: Path, name: str) -> None:
-    """The page at both sizes, as a player sees it."""
+FLAGS = {"map": "themyscira", "size": "2", "level-light": "easy", "seed": "7"}
+
+
+def shoot(page: Page, where: Path, name: str, ready: Callable[[], None] | None = None) -> None:
+    """The page at both sizes, as a player sees it (`ready` brings it to the moment)."""
     for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page.set_viewport_size(size)
         page.wait_for_timeout(250)
+        if ready is not None:
+            ready()
         page.screenshot(path=str(where / f"{name}-{suffix}.png"), full_page=suffix == "phone")
     page.set_viewport_size(DESKTOP)
+
+
+def fits_the_window(page: Page) -> None:
+    """Nothing of the page falls below or beside a desktop window."""
+    size = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    assert size[0] <= DESKTOP["width"] and size[1] <= DESKTOP["height"], size
 
 
 def first_load(page: Page, url: str, ready: str) -> dict[str, float]:
@@ -81,13 +98,10 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
 ) -> None:
     errors = errors_of(page)
     loads = {"lobby": first_load(page, live.url + "/", 'button[data-scenario="flags"]')}
+    fits_the_window(page)  # the whole form, its Start button too
+    expect(page.get_by_role("button", name="Start the game")).to_be_in_viewport()
     shoot(page, screenshots, "lobby")
-    me = start_from_lobby(
-        page,
-        live,
-        "flags",
-        {"map": "themyscira", "size": "2", "level-light": "easy", "seed": "7"},
-    )
+    me = start_from_lobby(page, live, "flags", FLAGS)
     expect(page.get_by_text("Flags", exact=False).first).to_be_visible()
     loads["game"] = first_load(page, page.url, "svg.board rect[data-square]")
     (screenshots / "first-load.json").write_text(json.dumps(loads, indent=1) + "\n")
@@ -121,7 +135,12 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
     )
     undo = page.get_by_role("button", name=re.compile("^Undo"))
     expect(undo).to_be_enabled()
-    expect(undo).to_have_text(re.compile(r"Undo \(\d+\)"))  # how many choices it takes back
+    # what it takes back, in a player's words: the choices of this seat, and the computer's
+    taken = me.view()["undo_choices"]
+    mine = "your last choice" if taken["dark"] == 1 else f"your last {taken['dark']} choices"
+    words = f"Undo {mine}" + (" and the computer's reply" if taken.get("light") else "")
+    expect(undo).to_have_accessible_name(words)
+    expect(undo).to_contain_text(words)
     undo.click()
     me.wait_shown(moved["version"] + 1)
     back = me.wait_my_turn()
@@ -164,46 +183,99 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
     assert me.clicks.get("move", 0) >= 3 and me.clicks.get("choose", 0) >= 3
     # the computer played its turns too, and the page showed them in the log
     assert page.locator(".log li").count() > 20
+    # the page fits the window: the board, both sides, the decision and the log
+    fits_the_window(page)
+    for panel in (".column.left .side", ".decision", ".column.right .side", ".log"):
+        expect(page.locator(panel).first).to_be_in_viewport(ratio=1)
+    # a point marker on a cooldown track is drawn as one, its letter in a disc
+    on_tracks = [t for s in v["state"]["sides"].values() for slot in s["track"] for t in slot]
+    if any(t["kind"] == "point" for t in on_tracks):
+        expect(page.locator(".track .point-disc").first).to_have_attribute(
+            "title", re.compile("^point marker [A-Z]")
+        )
+
+    # on a phone: the squares a finger wide, the board panning to what is chosen
+    page.set_viewport_size(PHONE)
+    square = page.locator('svg.board rect[data-square="a1"]').bounding_box()
+    assert square is not None and square["width"] >= 44, square
+    expect(page.get_by_role("tab", name="Log")).to_be_visible()
+    turns = v["state"]["turns"]
+    v = me.play_turns(lambda v: v["state"]["turns"] >= turns + 2, limit=60)
+    page.get_by_role("tab", name="Log").click()
+    newest = page.locator(".log li").first
+    newest.scroll_into_view_if_needed()
+    expect(newest).to_be_in_viewport(ratio=1)
+    page.set_viewport_size(DESKTOP)
     assert not errors, errors
 
 
-def test_a_short_game_ends_with_the_winner_and_its_replay_steps_through(
+def a_roll_worth_showing(live: Any, game: str, total: int) -> int:
+    """The last entry of the game, before its end, that is a roll of the dice with points
+    on both sides already (the replay's picture)."""
+    best = 0
+    for at in range(1, total):
+        v = live.get(f"/api/games/{game}/at/{at}")
+        fresh = [e for e in v["log"] if e["entry"] == at - 1]
+        scores = [s["points"] for s in v["state"]["sides"].values()]
+        if any(e["kind"] == "dice" for e in fresh) and min(scores) > 0 and v["decider"]:
+            best = at
+    assert best, "no roll after both sides scored"
+    return best
+
+
+def test_the_flags_game_ends_with_the_winner_and_its_replay_steps_through(
     page: Page, live: Any, screenshots: Path
 ) -> None:
     errors = errors_of(page)
-    me = start_from_lobby(
-        page,
-        live,
-        "knockout",
-        {"map": "proving-grounds", "size": "1", "level-light": "easy", "seed": "3"},
-    )
-    v = me.play_turns(lambda v: False, limit=600)
+    me = start_from_lobby(page, live, "flags", FLAGS)
+    v = me.play_turns(lambda v: False, limit=1500)
     assert v["status"] == "finished"
+    assert all(s["points"] > 0 for s in v["state"]["sides"].values())
     banner = page.locator(".banner")
     expect(banner).to_contain_text("wins")
     expect(banner).to_contain_text(f"round {v['state']['round']}")
 
     page.get_by_role("link", name="Watch the replay").click()
-    expect(page.locator("[data-replay-at]")).to_have_attribute("data-replay-at", "0")
+    at = page.locator("[data-replay-at]")
+    expect(at).to_have_attribute("data-replay-at", "0")
     total = len(live.get(f"/api/games/{me.game}/replay")["log"])
-    expect(page.locator("[data-replay-at]")).to_contain_text(f"of {total}")
+    expect(at).to_contain_text(f"of {total}")
     page.get_by_role("button", name="next").click()
     page.get_by_role("button", name="next").click()
-    expect(page.locator("[data-replay-at]")).to_have_attribute("data-replay-at", "2")
+    expect(at).to_have_attribute("data-replay-at", "2")
     page.get_by_role("button", name="back").click()
-    expect(page.locator("[data-replay-at]")).to_have_attribute("data-replay-at", "1")
+    expect(at).to_have_attribute("data-replay-at", "1")
     rounds = page.get_by_label("jump to a round")
     options = rounds.locator("option").all_inner_texts()
     assert "round 1" in options
     rounds.select_option(label="round 1")
     expect(page.locator("main.table")).to_have_attribute("data-round", "1")
     assert page.locator("button[data-choice]").count() == 0  # a replay offers nothing to do
-    rounds.select_option(label=options[-1])  # the last round, stepped into, for the pictures
-    for _ in range(4):
+
+    # the picture: a roll late in the game, both sides with points, the dice beside the board
+    roll = a_roll_worth_showing(live, me.game, total)
+    in_round = live.get(f"/api/games/{me.game}/at/{roll}")["state"]["round"]
+    rounds.select_option(label=f"round {in_round}")
+    while int(at.get_attribute("data-replay-at") or 0) < roll - 1:
+        step = int(at.get_attribute("data-replay-at") or 0)
         page.get_by_role("button", name="next").click()
-        page.wait_for_timeout(150)
-    shoot(page, screenshots, "replay")
+        expect(at).to_have_attribute("data-replay-at", str(step + 1))
+
+    def rolled() -> None:
+        if at.get_attribute("data-replay-at") == str(roll):
+            page.get_by_role("button", name="back").click()
+        expect(at).to_have_attribute("data-replay-at", str(roll - 1))
+        page.get_by_role("button", name="next").click()
+        dice = page.locator(f'.dice[data-entry="{roll - 1}"]')
+        expect(dice.locator(".die.counts").first).to_be_visible()
+        expect(dice.locator(".die.rolling")).to_have_count(0)
+        box = dice.bounding_box()
+        shown = page.locator("svg.board").bounding_box()
+        assert box is not None and shown is not None
+        assert box["y"] + box["height"] <= shown["y"], "the dice hide the board"
+
+    shoot(page, screenshots, "replay", ready=rolled)
     page.get_by_role("button", name="the end").click()
-    expect(page.locator("[data-replay-at]")).to_have_attribute("data-replay-at", str(total))
+    expect(at).to_have_attribute("data-replay-at", str(total))
     expect(page.locator(".banner")).to_contain_text("wins")
     assert not errors, errors

@@ -317,6 +317,9 @@ def test_undo_takes_back_every_entry_since_the_last_chance_outcome_and_marks_the
     moves = [c["id"] for c in v["choices"] if c["id"].startswith("move:")]
     v = play(client, gid, tokens[seat], moves[-1], v["version"])
     assert v["undo"] is True
+    # what the page says on its button: each seat's choices the undo takes back
+    assert v["undo_choices"][seat] >= 2  # the choice of a character and its move at least
+    assert sum(v["undo_choices"].values()) == v["undo_entries"]
     others = [t for s, t in tokens.items() if s != seat]
     before = everything(client, gid)
     # undo needs the other person's token too (they may be another person)
@@ -348,7 +351,7 @@ def test_undo_takes_back_every_entry_since_the_last_chance_outcome_and_marks_the
     assert back["version"] == v["version"] + 1  # the undo is an entry of its own
     assert back["state"]["characters"] == opening["state"]["characters"]
     assert back["decider"] == opening["decider"]
-    assert back["undo"] is False
+    assert back["undo"] is False and back["undo_choices"] == {}
     undone = [e for e in back["log"] if e.get("undone")]
     assert undone and all(e["entry"] >= opening["version"] for e in undone)
     refused(

@@ -204,6 +204,7 @@ class Games:
             "seats": self.seat_summary(room),
             "undo": self.undo_allowed(room, seat),
             "undo_entries": session.undoable() if self.undo_allowed(room, seat) else 0,
+            "undo_choices": self.undo_choices(room) if self.undo_allowed(room, seat) else {},
         }
 
     def seat_summary(self, room: Room) -> dict[str, dict[str, Any]]:
@@ -329,6 +330,17 @@ class Games:
         if seat is None or session.over or session.undoable() == 0:
             return False
         return seat in session.undo_seats()
+
+    def undo_choices(self, room: Room) -> dict[str, int]:
+        """How many of each seat's choices an undo would take back (what the page says on
+        its button: the player's own choices, and the computer's reply)."""
+        session = room.session
+        taken = session.entries[len(session.entries) - session.undoable() :]
+        counts: dict[str, int] = {}
+        for entry in taken:
+            if entry.seat is not None:
+                counts[entry.seat] = counts.get(entry.seat, 0) + 1
+        return counts
 
     async def undo(self, room: Room, seat: str, version: int, tokens: list[str]) -> dict[str, Any]:
         """Take back every choice since the last roll or reveal (server-api.md, undo)."""

@@ -6,7 +6,7 @@
 import { html } from "./vendor/htm-preact.module.js";
 import { sideColor, pct } from "./api.js";
 
-const M = 0.45; // margin for the coordinates
+export const M = 0.45; // margin for the coordinates
 
 export function columnIndex(letters) {
   let n = 0;
@@ -133,7 +133,7 @@ export function Board({ map, state, labels, marks, onSquare, onPiece, hover, rul
   for (const [letter, label] of Object.entries((shown.point_markers && map.point_squares) || {})) {
     const [x, y] = xy(label);
     layers.push(html`<circle cx=${M + x + 0.5} cy=${M + y + 0.5} r="0.3" fill="none" stroke="#b5a78f" stroke-width="0.025" stroke-dasharray="0.06 0.05" pointer-events="none" />
-      <text x=${M + x + 0.5} y=${M + y + 0.5} font-size="0.24" text-anchor="middle" dominant-baseline="central" fill="#b5a78f" font-weight="700" pointer-events="none">${letter}</text>`);
+      <text class="spot-letter" x=${M + x + 0.5} y=${M + y + 0.5}>${letter}</text>`);
   }
   const walls = map.walls.map(([a, b]) => {
     const [x1, y1, x2, y2] = wallLine(map, a, b);

@@ -5,6 +5,7 @@
 import { html, render, useEffect, useMemo, useRef, useState, useCallback } from "./vendor/htm-preact.module.js";
 import { api, ApiError, seatsOf, takeSeatFromLink, sideColor, pct } from "./api.js";
 import { Board, pieceLabels, shortName, xy } from "./board.js";
+import { BoardFrame } from "./frame.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const PACE_MS = 550; // a rival's choice stays on screen at least this long
@@ -103,12 +104,12 @@ function phaseWords(view) {
 
 // ------------------------------------------------------------------ side panels
 
-function Track({ side, state, labels }) {
+function Track({ side, state, labels, cards, onCard }) {
   const spaces = [4, 3, 2, 1].map((n) => {
     const slot = side.track[n - 1] || [];
     return html`<div class="space" title=${`the ${n} of the cooldown track`}>
       <span class="num">${n}</span>
-      <div class="things">${slot.map((t) => TrackThing({ t, state, labels }))}</div>
+      <div class="things">${slot.map((t) => TrackThing({ t, state, labels, cards, onCard }))}</div>
     </div>`;
   });
   const out = state.characters.filter((c) => c.side === side.side && c.knocked_out);
@@ -119,7 +120,9 @@ function Track({ side, state, labels }) {
   </div>`;
 }
 
-function TrackThing({ t, state, labels }) {
+// What sits on a space of the track, drawn as it is on the table: an ability token, a
+// character, a point marker (its lettered disc), an item card, a die, a status card.
+function TrackThing({ t, state, labels, cards, onCard }) {
   if (t.kind === "token") return html`<span class=${`token ${t.ref}`} title=${`${t.ref} ability token`}></span>`;
   if (t.kind === "character" || t.kind === "companion") {
     const c = state.characters.find((x) => x.id === t.ref);
@@ -127,9 +130,12 @@ function TrackThing({ t, state, labels }) {
   }
   if (t.kind === "point") {
     const m = state.things.find((x) => x.id === t.ref);
-    return html`<span class="thing" title="point marker">${m ? m.ref : "?"}</span>`;
+    const letter = m ? m.ref : "?";
+    return html`<span class="point-disc" title=${`point marker ${letter}: back on the map when it leaves the track`} aria-label=${`point marker ${letter}`}>${letter}</span>`;
   }
-  return html`<span class="thing" title=${`${t.ref} ${t.kind}`}>${t.ref}</span>`;
+  const name = (cards[t.ref] && cards[t.ref].name) || t.ref.replaceAll("-", " ");
+  if (t.kind === "die") return html`<span class="track-die" title=${`the ${name} die`} aria-label=${`the ${name} die`}>✷</span>`;
+  return html`<button class=${`track-card ${t.kind}`} title=${name} onClick=${() => cards[t.ref] && onCard(t.ref)}>${name}</button>`;
 }
 
 function SidePanel({ name, state, labels, mine, onCard, cards }) {
@@ -147,7 +153,7 @@ function SidePanel({ name, state, labels, mine, onCard, cards }) {
     <div class="pool"><span class="label">Pool</span>${tokens.length ? tokens.map((c) => html`<span class=${`token ${c}`} title=${`${c} ability token`}></span>`) : html`<span class="muted small">empty</span>`}
       <span class="label" style="margin-left:auto">Exhausted</span>
       <span class="markers" title=${`${placed} of ${total} exhausted markers`}>${Array.from({ length: total }, (_, i) => html`<i class=${i < placed ? "on" : ""}></i>`)}</span></div>
-    <${Track} side=${side} state=${state} labels=${labels} />
+    <${Track} side=${side} state=${state} labels=${labels} cards=${cards} onCard=${onCard} />
     <ul class="roster">${chars.map((c) => html`<li class=${state.active === c.id ? "active" : ""} onClick=${() => onCard(c.card, c)} data-card=${c.card} role="button" tabindex="0"
       onKeyDown=${(e) => { if (e.key === "Enter") onCard(c.card, c); }}>
       <span class=${"mini-piece" + (c.knocked_out ? " out" : !c.standing ? " down" : "")} style=${`background:${sideColor(c.side)}`}>${labels[c.id]}</span>
@@ -188,7 +194,12 @@ function CardModal({ card, cards, onClose }) {
 
 // ------------------------------------------------------------------ dice
 
-function Dice({ event, names }) {
+// A challenge's roll in one row: the challenger's piece and dice, what counted, the
+// defender's. It sits in the header (on a phone, over it), never on the board, and fades
+// out by itself.
+const DICE_MS = 2100;
+
+function Dice({ event, who }) {
   const [rolling, setRolling] = useState(true);
   useEffect(() => {
     setRolling(true);
@@ -196,11 +207,65 @@ function Dice({ event, names }) {
     return () => clearTimeout(t);
   }, [event]);
   const row = (faces, role) => faces.map((f) => html`<span class=${"die" + (rolling ? " rolling" : COUNTS[role].includes(f) ? " counts" : "")}>${rolling ? "·" : html`<${Face} face=${f} />`}</span>`);
-  return html`<div class="dice" role="status" aria-live="polite">
-    <div><div class="row">${row(event.attack, "attack")}</div><div class="sum">${names(event.piece)}${rolling ? "" : `: ${event.number}`}</div></div>
-    <span class="vs">vs</span>
-    <div><div class="row">${row(event.defense, "defense")}</div><div class="sum">${names(event.other)}${rolling ? "" : `: ${event.total}`}</div></div>
+  const piece = (id) => {
+    const c = who(id);
+    return html`<span class="mini-piece" style=${`background:${sideColor(c.side)}`} title=${c.name}>${c.label}</span>`;
+  };
+  const a = who(event.piece);
+  const d = who(event.other);
+  const said = rolling ? `${a.name} challenges ${d.name}` : `${a.name} ${event.number} against ${d.name} ${event.total}`;
+  return html`<div class="dice" role="status" aria-label=${said} data-entry=${event.entry}>
+    ${piece(event.piece)}<span class="name">${a.name}</span>
+    <span class="row">${row(event.attack, "attack")}</span>
+    <b class="n">${rolling ? "" : event.number}</b><span class="vs">vs</span><b class="n">${rolling ? "" : event.total}</b>
+    <span class="row">${row(event.defense, "defense")}</span>
+    <span class="name">${d.name}</span>${piece(event.other)}
   </div>`;
+}
+
+// A list that scrolls inside its panel says so: it fades at the bottom while there is more.
+function useFadeWhileMore(ref) {
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return undefined;
+    const check = () => el.classList.toggle("more", el.scrollTop + el.clientHeight < el.scrollHeight - 2);
+    check();
+    el.addEventListener("scroll", check, { passive: true });
+    window.addEventListener("resize", check);
+    return () => { el.removeEventListener("scroll", check); window.removeEventListener("resize", check); };
+  });
+}
+
+// ------------------------------------------------------------------ undo
+
+// What an undo takes back, in the player's words: the seat's own last choices, and the
+// computer's reply made since (server-api.md: everything since the last roll or reveal);
+// on one screen shared by friends, each seat's. The short words are for a phone's header.
+function undoWords(view) {
+  const counts = view.undo_choices || {};
+  const mine = counts[view.seat] || 0;
+  if (!view.undo || !mine) return { long: "Undo", short: "Undo", title: "Nothing of yours to take back since the last die roll or secret reveal" };
+  const many = (n) => (n === 1 ? "1 choice" : `${n} choices`);
+  const isComputer = (s) => view.seats[s] && view.seats[s].player === "ai";
+  const friends = Object.entries(counts).filter(([s]) => s !== view.seat && !isComputer(s));
+  const computer = Object.keys(counts).some((s) => s !== view.seat && isComputer(s));
+  let long;
+  let short = `Undo ${many(mine)}`;
+  if (friends.length) {
+    const all = Object.values(counts).reduce((a, b) => a + b, 0);
+    const each = Object.entries(counts).map(([s, n]) => `${s} ${n}`).join(", ");
+    long = `Undo the last ${all} choices (${each})`;
+    short = `Undo ${many(all)}`;
+  } else {
+    long = `Undo ${mine === 1 ? "your last choice" : `your last ${mine} choices`}${computer ? " and the computer's reply" : ""}`;
+  }
+  return { long, short, title: `${long}: everything since the last die roll or secret reveal` };
+}
+
+// Undo is offered only where it can be done: every other person's seat held on this screen.
+function mayUndo(view, tokens) {
+  if (!view.undo || !view.seat) return false;
+  return Object.entries(view.seats || {}).every(([s, x]) => s === view.seat || x.player === "ai" || tokens[s]);
 }
 
 // ------------------------------------------------------------------ the page
@@ -220,7 +285,7 @@ function App() {
   const [badges, setBadges] = useState([]);
   const [live, setLive] = useState(false);
   const [sending, setSending] = useState(false);
-  const [tab, setTab] = useState("rival");
+  const [tab, setTab] = useState(null); // a phone's tab: a side, or the log
   const [openRules, setOpenRules] = useState({});
   const [showAll, setShowAll] = useState(false);
   const [handover, setHandover] = useState(null);
@@ -233,6 +298,8 @@ function App() {
   const pacing = useRef(0);
   const watchSeat = useRef(null);
   const replayAt = useRef(null);
+  const list = useRef(null);
+  useFadeWhileMore(list);
 
   const seatFor = useCallback((v) => {
     const held = Object.keys(tokens);
@@ -255,7 +322,7 @@ function App() {
     const fresh = v.log.filter((e) => e.entry > lastEvent.current);
     if (fresh.length && lastEvent.current >= 0) {
       const d = [...fresh].reverse().find((e) => e.kind === "dice");
-      if (d) { setDice(d); setTimeout(() => setDice((x) => (x === d ? null : x)), 2100); }
+      if (d) { setDice(d); setTimeout(() => setDice((x) => (x === d ? null : x)), DICE_MS); }
       const found = [];
       for (const e of fresh) {
         const c = e.piece && v.state.characters.find((x) => x.id === e.piece);
@@ -530,6 +597,21 @@ function App() {
   const target = state.target;
   const over = view.status === "finished";
   const selectedChoose = selected && choices.find((c) => c.kind === "choose" && c.piece === selected);
+  // where a phone's board frame looks: the choice pointed at, the character selected or
+  // taking its turn, else the middle of the squares to choose from, else the last event
+  const column = (square) => { const p = xy(square); return p ? p[0] : null; };
+  const spread = marks.moves.map(column).filter((x) => x !== null);
+  const latest = [...view.log].reverse().find((e) => !e.undone && (e.square || squareOf(e.piece)));
+  const focus = [marks.hover && marks.hover.square, selected && squareOf(selected), state.active && squareOf(state.active)]
+    .map(column).find((x) => x !== null)
+    ?? (spread.length ? (Math.min(...spread) + Math.max(...spread)) / 2 : latest ? column(latest.square || squareOf(latest.piece)) : null);
+
+  const who = (id) => {
+    const c = state.characters.find((x) => x.id === id);
+    return { name: c ? c.name : id, label: labels[id] || "?", side: c ? c.side : "" };
+  };
+  const undoing = undoWords(view);
+  const canUndo = mayUndo(view, tokens);
 
   const decision = html`<div class="panel decision" aria-live="polite">
     ${replay ? ReplayBar({ replay, setReplay, view }) : null}
@@ -537,7 +619,7 @@ function App() {
       <div>${state.seats.map((s) => `${s} ${state.sides[s].points}`).join(" · ")}${target && target > 1 ? ` (${target} to win)` : ""} · round ${state.round}</div>
       ${replay ? null : html`<div style="margin-top:8px"><a href=${`/games/${GAME}#replay`} onClick=${() => { setReplay({ at: 0, total: 0, views: {} }); }}>Watch the replay</a> · <a href="/">New game</a></div>`}</div>` : null}
     ${!over ? html`<div class="prompt">${phaseWords(view)}</div>` : null}
-    ${deciding ? html`<div class="choices" role="list">
+    ${deciding ? html`<div class="choices" role="list" ref=${list}>
         ${selectedChoose ? html`<button class="choice primary" onClick=${() => choose(selectedChoose)}><span class="key">↵</span><span>Take the turn with ${names(selected)}</span><span></span></button>` : null}
         ${marks.placingPieces && marks.placingPieces.length ? html`<div class="tray" role="group" aria-label="the character to place">${marks.placingPieces.map((id) => {
           const c = state.characters.find((x) => x.id === id);
@@ -560,7 +642,7 @@ function App() {
   </div>`;
 
   const whereOf = (e) => e.square || (e.piece && squareOf(e.piece)) || (e.other && squareOf(e.other)) || null;
-  const log = html`<div class="panel log"><ol>${[...view.log].reverse().slice(0, 200).map((e, i) => html`<li class=${(e.undone ? "undone " : "") + (["knocked_out", "winner", "points", "target_reached", "flag_return"].includes(e.kind) ? "big" : "") + (spot && spot === whereOf(e) ? " spot" : "")}
+  const log = html`<div class="panel log" aria-label="the log"><ol>${[...view.log].reverse().slice(0, 200).map((e, i) => html`<li class=${(e.undone ? "undone " : "") + (["knocked_out", "winner", "points", "target_reached", "flag_return"].includes(e.kind) ? "big" : "") + (spot && spot === whereOf(e) ? " spot" : "")}
       onMouseEnter=${() => setSpot(whereOf(e))} onMouseLeave=${() => setSpot(null)} onClick=${() => setSpot((x) => (x === whereOf(e) ? null : whereOf(e)))} data-entry=${e.entry}>
       <span>${e.text}${openRules[i] && e.rule ? html` <span class="rule-text">${e.rule}</span>` : null}</span>
       ${e.rule ? html`<button class="rule" onClick=${(ev) => { ev.stopPropagation(); setOpenRules((o) => ({ ...o, [i]: !o[i] })); }} title=${e.rule}>rule</button>` : null}</li>`)}</ol></div>`;
@@ -568,30 +650,35 @@ function App() {
   const mine = me && state.sides[me] ? html`<${SidePanel} name=${me} state=${state} labels=${labels} mine=${!!tokens[me]} onCard=${(c) => setCard(c)} cards=${cards} />` : null;
   const theirs = others.map((s) => html`<${SidePanel} name=${s} state=${state} labels=${labels} mine=${!!tokens[s]} onCard=${(c) => setCard(c)} cards=${cards} />`);
 
+  // on a phone the side panels and the log are tabs beneath the decision
+  const open = tab || others[0] || "log";
+  const phoneTab = (name) => (open === name ? "" : " hide-phone");
+  const tabs = [[me, `${me}${tokens[me] ? " (you)" : ""}`], ...others.map((s) => [s, s]), ["log", "Log"]].filter(([s]) => s);
+
   return html`
     <div class="bar">
-      <a class="brand" href="/">FUNKOVERSE</a>
-      <span class="what"><b>${state.scenario_name}</b> on ${map ? map.name : state.map} · ${state.round ? `round ${state.round}` : "setup"}${replay ? " · replay" : ""}</span>
+      <a class="brand" href="/" aria-label="Funkoverse: the lobby"><img src="/static/icon.svg" alt="" width="26" height="26" /><span>FUNKOVERSE</span></a>
+      <span class="what"><b>${state.scenario_name}</b><span class="map-name"> on ${map ? map.name : state.map}</span><span class="sep"> · </span><span>${state.round ? `round ${state.round}` : "setup"}${replay ? " · replay" : ""}</span></span>
+      ${dice ? html`<${Dice} event=${dice} who=${who} />` : null}
       <span class="tools">
         ${!replay ? html`<span class=${"dot-live" + (live ? "" : " off")} title=${live ? "live" : "reconnecting"}></span>` : null}
         ${!replay ? html`<button class="tool" onClick=${askHint} disabled=${!deciding}>Hint</button>` : null}
-        ${!replay ? html`<button class="tool" onClick=${undo} disabled=${!view.undo || sending}
-          title="Take back every choice since the last roll or reveal (the computer's replies too)">Undo${view.undo && view.undo_entries ? ` (${view.undo_entries})` : ""}</button>` : null}
+        ${!replay ? html`<button class="tool undo" onClick=${undo} disabled=${!canUndo || sending} title=${undoing.title} aria-label=${undoing.long}>
+          <span class="long">${undoing.long}</span><span class="short">${undoing.short}</span></button>` : null}
         <button class="tool" onClick=${() => setCard(`scenario:${state.scenario}`)}>Rules</button>
       </span>
     </div>
     <main class="table" data-version=${view.version} data-decider=${view.decider || ""} data-seat=${view.seat || ""}
       data-phase=${state.phase} data-round=${state.round} data-status=${view.status} data-sending=${sending ? "1" : ""}>
-      <div class="column left">${mine}<div class="hide-phone">${log}</div></div>
-      <div class="board-wrap"><${Board} map=${map} state=${state} labels=${labels} marks=${marks} onSquare=${onSquare} onPiece=${onPiece} hover=${marks.hover}
-        rules=${content.scenarios.find((s) => s.id === state.scenario)} /></div>
+      <div class="column left"><div class=${"mine" + phoneTab(me)}>${mine}</div><div class=${"log-slot" + phoneTab("log")}>${log}</div></div>
+      <div class="board-wrap"><${BoardFrame} map=${map} focus=${focus}><${Board} map=${map} state=${state} labels=${labels} marks=${marks} onSquare=${onSquare} onPiece=${onPiece} hover=${marks.hover}
+        rules=${content.scenarios.find((s) => s.id === state.scenario)} /><//></div>
       <div class="column right">${decision}
-        <div class="tabs"><button class=${tab === "rival" ? "on" : ""} onClick=${() => setTab("rival")}>Rivals</button><button class=${tab === "log" ? "on" : ""} onClick=${() => setTab("log")}>Log</button></div>
-        <div class=${tab === "rival" ? "" : "hide-phone"}>${theirs}</div>
-        <div class=${tab === "log" ? "phone-log" : "hide-phone"} style="display:none">${log}</div>
+        <div class="tabs" role="tablist">${tabs.map(([s, words]) => html`<button role="tab" class=${open === s ? "on" : ""} aria-selected=${open === s} onClick=${() => setTab(s)}>
+          ${s !== "log" ? html`<span class="side-chip" style=${`background:${sideColor(s)}`}></span>` : null}${words}</button>`)}</div>
+        <div class="rivals">${others.map((s, i) => html`<div class=${phoneTab(s).trim()}>${theirs[i]}</div>`)}</div>
       </div>
     </main>
-    ${dice ? html`<${Dice} event=${dice} names=${names} />` : null}
     ${card ? html`<${CardModal} card=${card} cards=${cards} onClose=${() => setCard(null)} />` : null}
     ${handover && handover.startsWith("ask:") ? html`<div class="handover"><div>${handover.slice(4)} chooses in secret now.<br />Pass the device to ${handover.slice(4)}.</div>
       <button class="big-button" onClick=${() => setHandover(handover.slice(4))}>I am ${handover.slice(4)}: show my choices</button></div>` : null}

@@ -17,7 +17,10 @@ function seatsFor(scenario, players) {
   return ["dark", "light"];
 }
 
-function NewGame({ content, onMade }) {
+// A new game in two panels: what is played (box, scenario, map, sizes) on the left, who
+// plays it (the seats, their characters) and the Start button on the right, so that the
+// whole form fits a desktop window; `side` follows them in the right column.
+function NewGame({ content, onMade, side }) {
   // a newcomer's order: the first games, then the rulebooks' scenarios, then house-made ones
   const rank = (s) => (s.first_game ? 0 : s.box === "house-made" ? 2 : 1);
   const [box, setBox] = useState("");
@@ -98,8 +101,8 @@ function NewGame({ content, onMade }) {
     setBusy(false);
   };
 
-  return html`<div class="panel">
-    <h2 style="font-size:20px">A new game</h2>
+  return html`<section class="panel new-game" aria-label="a new game">
+    <h2>A new game</h2>
     <div class="field"><span>Box</span>
       <div class="boxes" role="group" aria-label="box">${["", ...boxes].map((b) => html`<button class=${"pick" + (box === b ? " on" : "")} onClick=${() => setBox(b)} data-box=${b || "all"}>${b || "Every box"}</button>`)}</div>
     </div>
@@ -108,8 +111,8 @@ function NewGame({ content, onMade }) {
         <b>${s.name}</b><small>${s.box}</small></button>`)}</div>
       ${scenario ? html`<small class="muted">${scenario.text}</small>` : null}
     </div>
-    <div style="display:flex;gap:10px;flex-wrap:wrap">
-      <label class="field" style="flex:1;min-width:160px"><span>Map</span>
+    <div class="options">
+      <label class="field"><span>Map</span>
         <select value=${map} onChange=${(e) => setMap(e.target.value)} name="map">
           <option value="">drawn from the seed</option>
           ${(scenario ? scenario.maps : []).map((m) => html`<option value=${m}>${(content.maps.find((x) => x.id === m) || { name: m }).name}</option>`)}
@@ -122,11 +125,14 @@ function NewGame({ content, onMade }) {
         </select></label>` : null}
       ${ffa ? html`<label class="field"><span>Players</span>
         <select value=${players} onChange=${(e) => setPlayers(Number(e.target.value))}><option value="3">3</option><option value="4">4</option></select></label>` : null}
-      <label class="field"><span>Seed</span><input type="number" min="0" placeholder="any" value=${seed} onInput=${(e) => setSeed(e.target.value)} style="width:110px" /></label>
+      <label class="field"><span>Seed</span><input type="number" min="0" placeholder="any" value=${seed} onInput=${(e) => setSeed(e.target.value)} /></label>
+      ${!ffa && !ultimate && !(scenario && scenario.first_game) ? html`<label class="secret-draft">
+        <input type="checkbox" checked=${draft} onChange=${(e) => setDraft(e.target.checked)} /> choose the characters${size === 3 ? " and an item" : ""} in the game, in secret</label>` : null}
     </div>
-    ${!ffa && !ultimate && !(scenario && scenario.first_game) ? html`<label class="small" style="display:block;margin-bottom:10px">
-      <input type="checkbox" checked=${draft} onChange=${(e) => setDraft(e.target.checked)} /> choose the characters${size === 3 ? " and an item" : ""} in the game, in secret</label>` : null}
-    <div class="field"><span>Seats</span>
+  </section>
+  <div class="lobby-side">
+  <section class="panel who" aria-label="who plays">
+    <h2>Who plays</h2>
       <div class="seats">${seats.map((s) => html`<div class="seat" data-seat=${s}>
         <h4><span class="side-chip" style=${`width:14px;height:14px;border-radius:50%;background:${sideColor(s)};display:inline-block`}></span>${s}</h4>
         <select value=${who[s]} onChange=${(e) => setWho({ ...who, [s]: e.target.value })} name=${`who-${s}`}>
@@ -139,9 +145,10 @@ function NewGame({ content, onMade }) {
             <select value=${(items[s] || {}).item || ""} onChange=${(e) => setItems({ ...items, [s]: { holder: (items[s] || {}).holder || (teams[s] || []).find((c) => !characters.find((x) => x.id === c).basic), item: e.target.value } })}>
               <option value="">none</option>${itemCards.filter((i) => i.box !== "house-made").map((i) => html`<option value=${i.id}>${i.name}</option>`)}</select>` : null}` : null}
       </div>`)}</div>
-    </div>
     <button class="create" onClick=${create} disabled=${busy}>${busy ? "Setting up…" : "Start the game"}</button>
     ${error ? html`<div class="error" role="alert">${error}</div>` : null}
+  </section>
+  ${side}
   </div>`;
 }
 
@@ -149,8 +156,8 @@ function Games({ content, games }) {
   const mine = allSeats();
   const names = Object.fromEntries(content.scenarios.map((s) => [s.id, s.name]));
   const maps = Object.fromEntries(content.maps.map((m) => [m.id, m.name]));
-  if (!games.length) return html`<div class="panel"><h2>Games</h2><p class="muted">No games yet: start one.</p></div>`;
-  return html`<div class="panel"><h2>Games</h2>
+  if (!games.length) return html`<section class="panel games-panel"><h2>Games</h2><p class="muted">No games yet: start one.</p></section>`;
+  return html`<section class="panel games-panel"><h2>Games</h2>
     <table class="games"><thead><tr><th>Game</th><th>Status</th><th>Turn</th><th></th></tr></thead><tbody>
     ${games.map((g) => {
       const held = mine[g.game] || {};
@@ -161,7 +168,7 @@ function Games({ content, games }) {
         <td>${g.status === "finished" ? "" : yours ? html`<span class="turn-flag">your turn</span>` : g.turn || ""}</td>
         <td><a href=${`/games/${g.game}`}>${Object.keys(held).length ? "play" : "watch"}</a>${g.status === "finished" ? html` · <a href=${`/games/${g.game}#replay`}>replay</a>` : null}</td>
       </tr>`;
-    })}</tbody></table></div>`;
+    })}</tbody></table></section>`;
 }
 
 function Lobby() {
@@ -181,20 +188,17 @@ function Lobby() {
     setMade(m);
   };
   if (error) return html`<div class="lobby"><div class="panel">${error}</div></div>`;
-  if (!content) return html`<div class="lobby"><h1>Funkoverse</h1></div>`;
-  return html`<div class="lobby">
-    <div>
-      <h1>Funkoverse</h1>
-      <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online.</p>
-      <${NewGame} content=${content} onMade=${onMade} />
-      ${made ? html`<div class="panel links" style="margin-top:12px">
-        <b>Send each friend their link</b> (it holds their seat's secret token; keep it to them):
-        ${Object.entries(made.invites).map(([s, url]) => html`<div style="margin-top:6px">${s}: <code data-invite=${s}>${url}</code></div>`)}
-        <div style="margin-top:6px">Anyone may watch: <code data-spectate="1">${made.spectate}</code></div>
-        <div style="margin-top:10px"><a class="tool" style="color:#211d1a;border-color:#bbb;display:inline-flex;align-items:center;text-decoration:none" href=${`/games/${made.game}`}>Go to the game</a></div>
-      </div>` : null}
-    </div>
-    <div style="padding-top:64px"><${Games} content=${content} games=${games} /></div>
+  const head = html`<header class="head"><h1>Funkoverse</h1>
+    <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online.</p></header>`;
+  if (!content) return html`<div class="lobby">${head}</div>`;
+  const links = made ? html`<section class="panel links">
+    <b>Send each friend their link</b> (it holds their seat's secret token; keep it to them):
+    ${Object.entries(made.invites).map(([s, url]) => html`<div style="margin-top:6px">${s}: <code data-invite=${s}>${url}</code></div>`)}
+    <div style="margin-top:6px">Anyone may watch: <code data-spectate="1">${made.spectate}</code></div>
+    <div style="margin-top:10px"><a class="tool" style="color:#211d1a;border-color:#bbb;display:inline-flex;align-items:center;text-decoration:none" href=${`/games/${made.game}`}>Go to the game</a></div>
+  </section>` : null;
+  return html`<div class="lobby">${head}
+    <${NewGame} content=${content} onMade=${onMade} side=${html`${links}<${Games} content=${content} games=${games} />`} />
   </div>`;
 }
 
