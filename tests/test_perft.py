@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from funkoverse.cli.perft import POSITIONS, position
-from funkoverse.rules.perft import divide, perft
+from funkoverse.rules import compiled
+from funkoverse.rules.perft import compiled_divide, compiled_perft, divide, perft
 
 COUNTS = {
     ("first-game-start", 5): 13_900,
@@ -36,3 +37,21 @@ def test_divide_adds_up_to_perft() -> None:
     state = position("flags-midgame")
     split = divide(state, 3)
     assert sum(split.values()) == perft(state, 3) and len(split) == perft(state, 1)
+
+
+@pytest.mark.parametrize(("name", "depth"), sorted(COUNTS))
+def test_the_compiled_kernel_counts_the_same(name: str, depth: int) -> None:
+    """The kernel lists exactly the Python engine's choices and reaches its positions: the
+    same counts, a level deeper too (the draft is the Python engine's alone)."""
+    state = position(name)
+    if name == "draft":
+        assert compiled.unsupported(state) is not None
+        return
+    assert compiled_perft(state, depth) == COUNTS[(name, depth)]
+    if depth < 5:  # one level deeper than pinned, against the Python engine's count
+        assert compiled_perft(state, depth + 1) == perft(state, depth + 1)
+
+
+def test_the_kernels_divide_equals_the_engines() -> None:
+    state = position("flags-midgame")
+    assert compiled_divide(state, 3) == divide(state, 3)

@@ -11,7 +11,8 @@ from typing import Any
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
 from funkoverse.errors import UserError
-from funkoverse.rules.perft import divide, perft
+from funkoverse.rules import compiled
+from funkoverse.rules.perft import compiled_divide, compiled_perft, divide, perft
 from funkoverse.rules.session import Session
 from funkoverse.rules.state import GameState
 
@@ -42,6 +43,13 @@ def register(sub: Any) -> None:
     p.add_argument("--position", default="all", help="a position's name, or all (default)")
     p.add_argument("--depth", type=int, default=3, help="choices deep (default: %(default)s)")
     p.add_argument("--divide", action="store_true", help="the count split by the first choice")
+    p.add_argument(
+        "--engine",
+        choices=("kernel", "python"),
+        default=None,
+        help="count on the compiled kernel or the Python engine (default: the kernel where "
+        "it is built and plays the position)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -66,21 +74,31 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--depth must be from 0 to 8")
     names = list(POSITIONS) if args.position == "all" else [args.position]
     found: dict[str, Any] = {}
+    if args.engine == "kernel" and not compiled.built():
+        raise UserError("--engine kernel: the compiled kernel is not built here (pip install -e .)")
     for name in names:
         state = position(name)
+        engine = args.engine or ("kernel" if compiled.selected() else "python")
+        if engine == "kernel" and compiled.unsupported(state) is not None:
+            if args.engine == "kernel":
+                raise UserError(f"--engine kernel: {name}: {compiled.unsupported(state)}")
+            engine = "python"
         t0 = time.perf_counter()
         if args.divide:
-            split = divide(state, args.depth)
+            split = (compiled_divide if engine == "kernel" else divide)(state, args.depth)
             found[name] = {"count": sum(split.values()), "divide": split}
         else:
-            found[name] = {"count": perft(state, args.depth)}
+            count = (compiled_perft if engine == "kernel" else perft)(state, args.depth)
+            found[name] = {"count": count}
         found[name]["seconds"] = round(time.perf_counter() - t0, 3)
+        found[name]["engine"] = engine
     if args.json:
         sys.stdout.write(json.dumps({"depth": args.depth, "positions": found}) + "\n")
         return 0
     for name, result in found.items():
         print(
-            f"{name:<20} depth {args.depth}: {result['count']:>12,}  ({result['seconds']:.2f} s)  {POSITIONS[name][3]}"
+            f"{name:<20} depth {args.depth}: {result['count']:>12,}  ({result['seconds']:.2f} s, "
+            f"{result['engine']})  {POSITIONS[name][3]}"
         )
         for choice, count in result.get("divide", {}).items():
             print(f"    {choice:<40} {count:>10,}")

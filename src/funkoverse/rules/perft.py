@@ -2,11 +2,14 @@
 branches too), as chess programs count "perft" to prove a move generator.
 
 The counts of named positions are pinned by the tests, so a faster engine can show that it
-lists exactly the same choices and reaches exactly the same positions."""
+lists exactly the same choices and reaches exactly the same positions: `compiled_perft`
+counts on the compiled kernel, which must give the same numbers."""
 
 from __future__ import annotations
 
-from funkoverse.rules import engine
+from typing import Any
+
+from funkoverse.rules import compiled, engine
 from funkoverse.rules.state import GameState
 
 
@@ -31,3 +34,34 @@ def divide(state: GameState, depth: int) -> dict[str, int]:
         engine.apply_unchecked(child, choice)
         out[choice.format()] = perft(child, depth - 1)
     return out
+
+
+def compiled_perft(state: GameState, depth: int) -> int:
+    """`perft` counted on the compiled kernel (`compiled.Unsupported` where it does not play
+    the position)."""
+    _, kernel = compiled.load(state)
+    return _count(kernel, depth)
+
+
+def compiled_divide(state: GameState, depth: int) -> dict[str, int]:
+    """`divide` counted on the compiled kernel."""
+    tables, kernel = compiled.load(state)
+    out: dict[str, int] = {}
+    for code in kernel.legal():
+        child = kernel.copy()
+        child.apply_unchecked(code)
+        out[tables.choice(code).format()] = _count(child, depth - 1)
+    return out
+
+
+def _count(kernel: Any, depth: int) -> int:
+    if depth <= 0 or kernel.over:
+        return 1
+    if depth == 1:
+        return len(kernel.legal())
+    total = 0
+    for code in kernel.legal():
+        child = kernel.copy()
+        child.apply_unchecked(code)
+        total += _count(child, depth - 1)
+    return total
