@@ -20,6 +20,7 @@ from funkoverse.bench.workloads import flags_spec
 from funkoverse.content.maps import load_map
 from funkoverse.content.setups import build, make_setup, team
 from funkoverse.rules import compiled, engine
+from funkoverse.rules.cards import Ability, TokenColor
 from funkoverse.rules.events import EventKind
 from funkoverse.rules.game import Game
 from funkoverse.rules.hooks import Hook
@@ -217,3 +218,34 @@ def test_a_setup_the_kernel_does_not_know_is_played_by_the_python_engine() -> No
     assert not game.uses_kernel
     while not game.over and game.round < 2:
         game.play(game.sample_chance()[0] if game.decider == CHANCE else game.legal()[0])
+
+
+def test_a_position_past_the_kernels_limits_is_played_on_by_the_python_engine() -> None:
+    """A fan-made ability rolling more dice than the kernel holds (16 a side): the kernel
+    leaves the position as it was and the game goes on in the Python engine, the same game."""
+    from funkoverse.rules.cards import step
+    from funkoverse.rules.engine import new_game_at
+
+    normal = build(flags_spec(3))
+    dark = normal.teams[0]
+    hero = next(c for c in dark.characters if not c.basic)
+    huge = Ability("huge", "Huge", TokenColor.RED, 1, True, (step("challenge", dice=20),))
+    strong = replace(hero, abilities=(huge,))
+    cards = tuple(strong if c is hero else c for c in dark.characters)
+    setup = replace(normal, teams=(replace(dark, characters=cards), *normal.teams[1:]))
+    pieces = engine.new_game(setup).pieces.values()
+    mine = next(p.id for p in pieces if p.card is strong)
+    rival = next(p.id for p in pieces if p.side == "light" and p.is_character)
+    b = setup.board
+    state = new_game_at(setup, {mine: b.parse_label("e5"), rival: b.parse_label("e6")}, "dark")
+    state.sides["dark"].pool = {TokenColor.RED: 1}
+    game = Game.at(state, 5, kernel=True)
+    reference = Game.at(state.copy(), 5)
+    assert game.uses_kernel
+    for g in (game, reference):
+        g.play(f"choose:{mine}")
+        g.play("ability:huge")
+        g.play(f"target:{rival}")
+    assert not game.uses_kernel  # the challenge's 20 dice are past the kernel's limit
+    assert game.state.key() == reference.state.key()
+    assert len(game.state.stack[-1].attack) == 20  # type: ignore[union-attr]

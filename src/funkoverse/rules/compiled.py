@@ -79,6 +79,12 @@ class Unsupported(Exception):
     """A setup or position the kernel does not play (the Python engine does)."""
 
 
+def limit_error() -> type[Exception]:
+    """What the kernel raises at a position past its fixed limits (the Python engine plays
+    such a position on)."""
+    return _kernel.KernelLimit if _kernel is not None else RuntimeError
+
+
 def built() -> bool:
     """Whether the kernel was built on this machine."""
     return _kernel is not None
@@ -1374,7 +1380,10 @@ def load(state: GameState) -> tuple[Tables, Any]:
     """A kernel holding `state` (a copy: the Python state is left as it is)."""
     tables = tables_for(state)
     kernel = _kernel.Kernel(tables.rules)
-    kernel.load(tables.dump_state(state))
+    try:
+        kernel.load(tables.dump_state(state))
+    except ValueError as why:  # past one of the kernel's fixed limits
+        raise Unsupported(str(why)) from None
     return tables, kernel
 
 

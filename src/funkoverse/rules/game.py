@@ -88,6 +88,14 @@ class Game:
         self._state = self._cache = None
         self._lent_key = self._lent_dump = None
 
+    def _leave_kernel(self) -> None:
+        """The position is past what the kernel holds: the Python engine plays on from it."""
+        state = self.peek()
+        self._kernel = self._tables = None
+        self._may_compile = False
+        self._state = state
+        self._cache = None
+
     def _sync(self) -> None:
         """A position handed out by `state` and changed since goes back into the kernel."""
         lent = self._state
@@ -199,7 +207,12 @@ class Game:
         if self._kernel is None:
             return self.legal()
         assert self._tables is not None
-        return self._tables.choices(self._kernel.legal())
+        try:
+            codes = self._kernel.legal_safe()
+        except compiled.limit_error():
+            self._leave_kernel()
+            return self.legal()
+        return self._tables.choices(codes)
 
     def choices(self) -> list[Labelled]:
         """The legal choices with their labels."""
@@ -226,7 +239,12 @@ class Game:
             return events
         assert self._tables is not None
         code = self._tables.code(value)
-        if code is None or not self._kernel.apply(code):
+        try:
+            done = code is not None and self._kernel.apply_safe(code)
+        except compiled.limit_error():
+            self._leave_kernel()
+            return self.play(value)
+        if not done:
             from funkoverse.rules.explain import why_illegal
 
             raise IllegalChoice(why_illegal(self.peek(), value))
@@ -300,9 +318,10 @@ class Game:
         return shown + self.play(choice)
 
     @classmethod
-    def at(cls, state: GameState, seed: int = 0) -> Game:
+    def at(cls, state: GameState, seed: int = 0, kernel: bool = False) -> Game:
         """A game that starts from a given position (puzzles, tests, analysis), played by the
-        Python engine: such positions are made and changed by hand."""
+        Python engine (such positions are made and changed by hand), or by the kernel when
+        `kernel` is asked and it plays the position."""
         game = cls.__new__(cls)
         game.setup = state.setup
         game.seed = seed
@@ -316,8 +335,9 @@ class Game:
         game._cache_fresh = False
         game._tables = None
         game._kernel = None
-        game._may_compile = False
+        game._may_compile = kernel
         game._now = state.setup
+        game._take_kernel()
         return game
 
     @classmethod

@@ -227,6 +227,11 @@ std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> boar
     return R;
 }
 
+// A position past one of the kernel's fixed limits (kernel.hpp): the Python engine plays on.
+struct KernelLimit : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 class Kernel {
    public:
     std::shared_ptr<Rules> rules;
@@ -250,6 +255,26 @@ class Kernel {
         scratch.clear();
         Game g = game();
         legal(g, scratch);
+        return codes();
+    }
+
+    // `legal` for the authority: past one of the kernel's limits it leaves the position as
+    // it was and raises KernelLimit (see apply_safe)
+    py::list legal_safe_() {
+        scratch.clear();
+        Game g = game();
+        std::unique_ptr<State> backup(new State());
+        backup->copy_from(*state);
+        try {
+            legal(g, scratch);
+        } catch (const std::runtime_error& e) {
+            state->copy_from(*backup);
+            throw KernelLimit(e.what());
+        }
+        return codes();
+    }
+
+    py::list codes() const {
         py::list out(scratch.size());
         for (size_t i = 0; i < scratch.size(); ++i) out[i] = py::reinterpret_steal<py::object>(PyLong_FromLong(scratch[i]));
         return out;
@@ -266,6 +291,25 @@ class Kernel {
         if (!is_legal(g, c)) return false;
         events.clear();
         apply_unchecked(g, c);
+        return true;
+    }
+
+    // `apply` for the authority: a position past one of the kernel's limits (a fan-made card
+    // with more dice or frames than it holds) leaves the kernel as it was and raises
+    // KernelLimit, so the game goes on in the Python engine
+    bool apply_safe_(int32_t c) {
+        Game g = game();
+        std::unique_ptr<State> backup(new State());
+        backup->copy_from(*state);
+        try {
+            if (!is_legal(g, c)) return false;
+            events.clear();
+            apply_unchecked(g, c);
+        } catch (const std::runtime_error& e) {
+            state->copy_from(*backup);
+            events.clear();
+            throw KernelLimit(e.what());
+        }
         return true;
     }
 
@@ -455,6 +499,7 @@ PYBIND11_MODULE(_kernel, m) {
         d["misc"] = int(S_MISC_COUNT);
         return d;
     }, "How many kinds of choices, events, words, hooks and strings the kernel numbers.");
+    py::register_exception<KernelLimit>(m, "KernelLimit");
     py::class_<Board, std::shared_ptr<Board>>(m, "Board")
         .def(py::init(&make_board))
         .def("sight", &sight_of)
@@ -464,8 +509,10 @@ PYBIND11_MODULE(_kernel, m) {
         .def(py::init<std::shared_ptr<Rules>>())
         .def("copy", &Kernel::copy)
         .def("legal", &Kernel::legal_)
+        .def("legal_safe", &Kernel::legal_safe_)
         .def("is_legal", &Kernel::is_legal_)
         .def("apply", &Kernel::apply_)
+        .def("apply_safe", &Kernel::apply_safe_)
         .def("apply_unchecked", &Kernel::apply_unchecked_)
         .def("events", &Kernel::events_)
         .def("roll", &Kernel::roll)
