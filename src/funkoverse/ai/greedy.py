@@ -14,6 +14,7 @@ win, so `explain` reads as win probabilities.
 
 from __future__ import annotations
 
+from funkoverse.ai import kernel
 from funkoverse.ai.evaluate import NEXT_TURNS, Evaluator
 from funkoverse.ai.expectimax import BEAM, NARROW_SHARE, ExpectimaxAgent
 from funkoverse.ai.view import observe
@@ -39,6 +40,7 @@ class GreedyAgent(ExpectimaxAgent):
         noise: float = 0.0,
         beam: int | None = BEAM,
         turn_budget: int | None = None,
+        kernel: bool = True,
     ) -> None:
         if depth not in ("turn", "decision"):
             raise ValueError(f"depth must be 'turn' or 'decision', not {depth!r}")
@@ -49,6 +51,7 @@ class GreedyAgent(ExpectimaxAgent):
             beam=beam,
             turn_budget=turn_budget,
             narrow=NARROW_SHARE,
+            kernel=kernel,
         )
         self.one_decision = depth == "decision"
         self.noise = noise
@@ -66,6 +69,12 @@ class GreedyAgent(ExpectimaxAgent):
             return [(c, 0.0) for c in choices]
         view = observe(state, side)
         seat = view.seats.index(side)
+        loaded = kernel.load(view, choices) if self._on_kernel() else None
+        if loaded is not None:  # the same values on the compiled kernel
+            tables, position, codes = loaded
+            found = kernel.search(self).rank_decision(tables, position, codes, seat)
+            self.positions += len(choices)
+            return [(choices[i], value) for i, value in found]
         scored = [(c, self._eval(self._child(view, c))[seat]) for c in choices]
         scored.sort(key=lambda cv: -cv[1])
         return scored
