@@ -30,7 +30,7 @@ from funkoverse.ai.evaluate import (
 )
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
-from funkoverse.content.setups import build
+from funkoverse.bench.workloads import flags_spec, midgame
 from funkoverse.rules import compiled, engine
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.dice import win_probability
@@ -332,8 +332,8 @@ def test_the_python_search_decides_where_the_kernel_does_not(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The Python search is kept for `FUNKOVERSE_ENGINE=python`, for a position the kernel
-    does not play (a draft), for an agent told so (`kernel=False`) and for a subclass that
-    changes the search or the evaluation (its changes are Python's)."""
+    does not play (a draft) or cannot hold, for an agent told so (`kernel=False`) and for a
+    subclass that changes the search or the evaluation (its changes are Python's)."""
     game = Game(build_setup("flags", None, None, 4, 3), 4)
     while game.decider == CHANCE:
         game.play_chance()
@@ -350,7 +350,31 @@ def test_the_python_search_decides_where_the_kernel_does_not(
     assert searched_on_kernel(GreedyAgent(1), position)
     assert not searched_on_kernel(GreedyAgent(1, kernel=False), position)
     assert not searched_on_kernel(GreedyAgent(1, evaluator=Counted()), position)
-    draft = Game(build(varied_setup(14).spec), 14)  # Flags with a draft of three
+
+    class Watched(GreedyAgent):
+        def _child(self, state: GameState, choice: Choice) -> GameState:
+            return super()._child(state, choice)
+
+    assert not searched_on_kernel(Watched(1), position)
+    # a position past what the kernel's lists hold: this decision and the agent's next are
+    # Python's
+    later = midgame(flags_spec(7), 7)
+
+    class Full:
+        cuts = 0
+
+        def rank(self, *args: object) -> list[tuple[int, float]]:
+            raise RuntimeError("the evaluator's lists are too short for this position")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(kernel, "search", lambda agent: Full())
+        agent = AGENTS["hard"](1)
+        assert isinstance(agent, ExpectimaxAgent)
+        python = AGENTS["hard"](1)
+        python.kernel = False  # type: ignore[attr-defined]
+        assert agent.rank(later, engine.choices(later)) == python.rank(later, engine.choices(later))
+        assert agent.positions == python.positions and not agent.kernel
+    draft = Game(varied_setup(14), 14)  # Flags with a draft of three
     while draft.decider == CHANCE:
         draft.play_chance()
     assert draft.state.phase is Phase.DRAFT

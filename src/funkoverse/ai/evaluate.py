@@ -42,6 +42,11 @@ target, when what is still possible this round may take a side there; `beyond_ta
 tie plays on, so points past the target count while a rival is near them). Once a side has
 answered the round end's check of who returns, a character it left by the rival's flag
 returns a round later at the earliest (`flag_returns_open`).
+
+The agents' searches on the compiled kernel evaluate with its twin, kernel/evaluate.cpp,
+which follows this module function by function in the same order of floating-point
+operations and gives the same values bit for bit (tests/test_ai_kernel.py): a change here is
+a change there too.
 """
 
 from __future__ import annotations

@@ -45,6 +45,14 @@ out, so a choice that opens a long chain of decisions (a Creature placing its tu
 valued at an end of its turn, as the cheaper choices are, and a two-turn search finishes
 on more of the turns it is given. Positions are counted, not seconds: the same seed, the same
 choices on any machine.
+
+Where the compiled kernel is selected and plays the position, the same search runs there
+(kernel/search.cpp, with the evaluation of kernel/evaluate.cpp; `funkoverse.ai.kernel`): the
+same choices ranked in the same order with the same values, the same positions counted and
+cut, about fifty times faster. This module stays the reference, and searches wherever the
+kernel does not: `FUNKOVERSE_ENGINE=python`, a position the kernel does not play (a draft)
+or cannot hold, `kernel=False`, and a subclass that changes the search's methods or the
+evaluator's. A change here is a change to search.cpp too (tests/test_ai_kernel.py).
 """
 
 from __future__ import annotations
@@ -85,7 +93,9 @@ class ExpectimaxAgent:
     decision (`width` may be a tuple: one width for the turn being decided, one for the next,
     and so on, the last repeating). `beam` is the beam of the turn being decided and
     `reply_beam` that of the turns after it (None: `beam`). Past the share `narrow` of a
-    choice's part of `turn_budget`, the beam and the width narrow to one (None: never)."""
+    choice's part of `turn_budget`, the beam and the width narrow to one (None: never).
+    `kernel`: search on the compiled kernel where it plays the position (the same results);
+    an agent whose search the kernel could not hold searches in Python from then on."""
 
     name = "expectimax"
 
@@ -176,7 +186,12 @@ class ExpectimaxAgent:
         tables, position, codes = loaded
         search = kernel.search(self)
         cuts = search.cuts
-        found = search.rank(tables, position, codes, seat, self._spent)
+        try:
+            found = search.rank(tables, position, codes, seat, self._spent)
+        except RuntimeError:  # past what the kernel's lists hold: the Python search decides
+            self.positions = 0
+            self.kernel = False
+            return None
         self.positions = search.positions
         self._cuts += search.cuts - cuts
         return [(choices[i], value) for i, value in found]

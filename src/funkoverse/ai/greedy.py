@@ -9,7 +9,8 @@ and exact odds of the challenges the next turns can make). It is the turn search
 choices are ordered by their value as they stand and the `beam` best are searched on, so
 the cost of a turn stays small with every character (a Creature's tunnels or a long
 ability do not multiply it). Values are the evaluator's estimate of its side's chance to
-win, so `explain` reads as win probabilities.
+win, so `explain` reads as win probabilities. Like that search, it runs on the compiled
+kernel where it plays the position, with the same results.
 """
 
 from __future__ import annotations
@@ -72,7 +73,11 @@ class GreedyAgent(ExpectimaxAgent):
         loaded = kernel.load(view, choices) if self._on_kernel() else None
         if loaded is not None:  # the same values on the compiled kernel
             tables, position, codes = loaded
-            found = kernel.search(self).rank_decision(tables, position, codes, seat)
+            try:
+                found = kernel.search(self).rank_decision(tables, position, codes, seat)
+            except RuntimeError:  # past what the kernel's lists hold: Python decides
+                self.kernel = False
+                return self.rank(state, choices)
             self.positions += len(choices)
             return [(choices[i], value) for i, value in found]
         scored = [(c, self._eval(self._child(view, c))[seat]) for c in choices]

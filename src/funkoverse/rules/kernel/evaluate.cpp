@@ -67,17 +67,60 @@ inline int floordiv(int a, int b) {  // Python's //
     return q;
 }
 
+// A list of at most N things, on the stack: an evaluation allocates nothing. More than N is
+// an error the agent answers by searching in Python.
+template <class T, int N>
+struct Small {
+    T items[N];
+    int n = 0;
+    Small() = default;
+    Small(const Small& o) : n(o.n) { std::copy(o.items, o.items + o.n, items); }
+    Small& operator=(const Small& o) {
+        n = o.n;
+        std::copy(o.items, o.items + o.n, items);
+        return *this;
+    }
+    void push_back(const T& x) {
+        if (n >= N) throw std::runtime_error("the evaluator's lists are too short for this position");
+        items[n++] = x;
+    }
+    int size() const { return n; }
+    bool empty() const { return n == 0; }
+    void clear() { n = 0; }
+    T* begin() { return items; }
+    T* end() { return items + n; }
+    const T* begin() const { return items; }
+    const T* end() const { return items + n; }
+    T& operator[](int i) { return items[i]; }
+    const T& operator[](int i) const { return items[i]; }
+    T& back() { return items[n - 1]; }
+    const T& back() const { return items[n - 1]; }
+};
+
+struct PK {  // a character with actions: (piece, actions)
+    int first, second;
+};
+struct Gain {  // a return or a point this round: (points, chance)
+    int first;
+    double second;
+};
+using Tries = Small<double, 48>;
+
+double sum_of(const Tries& v) { return py_sum(v.begin(), v.end()); }
+
 inline double py_min(double a, double b) { return b < a ? b : a; }  // min(a, b)
 inline double py_max(double a, double b) { return b > a ? b : a; }  // max(a, b)
 
 // evaluate._Turn
 struct Turn {
     int side;
-    std::vector<std::pair<int, int>> options;  // (piece, actions)
+    Small<PK, 24> options;  // (piece, actions)
     bool new_round;
 };
 
-using Budget = std::vector<std::pair<int, int>>;
+using Budget = Small<PK, 24>;
+using Budgets = Small<Budget, 64>;
+using Turns = Small<Turn, 16>;
 
 // evaluate.Plan: (chance to win the game, score changes by side, chance to gain a point)
 struct Plan {
@@ -94,12 +137,13 @@ struct View {
     const Rules& R;
     const State& S;
     int nsides;
-    std::vector<int> chars[MAX_SIDES];
-    std::vector<int> targets;
-    std::vector<std::array<int, 3>> reached;  // (piece, side, reach)
-    std::vector<std::pair<int, double>> race[MAX_SIDES];
+    Small<int, MAX_PIECES> chars[MAX_SIDES];
+    Small<int, MAX_PIECES> targets;
+    int reach_side[MAX_PIECES], reach_value[MAX_PIECES];  // _reach, by piece (-1: not yet)
+    Small<Gain, 64> race[MAX_SIDES];
 
     View(const AiTables& t, const State& s) : T(t), R(*t.rules), S(s), nsides(t.rules->nsides) {
+        for (int i = 0; i < S.npieces; ++i) reach_side[i] = -1;
         for (int i = 0; i < S.npieces; ++i) {
             const Piece& p = S.pieces[i];
             if (knockable_kind(p.kind)) {
@@ -113,8 +157,7 @@ struct View {
 
     // _View.reach
     int reach(int pi, int side) {
-        for (const auto& r : reached)
-            if (r[0] == pi && r[1] == side) return r[2];
+        if (reach_side[pi] == side) return reach_value[pi];
         const Piece& p = S.pieces[pi];
         bool any = false;
         int best = 0;
@@ -124,7 +167,10 @@ struct View {
             if (!any || m < best) best = m;
             any = true;
         }
-        reached.push_back({pi, side, best});
+        if (reach_side[pi] < 0) {  // asked for one side only: the piece's turn's
+            reach_side[pi] = side;
+            reach_value[pi] = best;
+        }
         return best;
     }
 };
@@ -209,7 +255,7 @@ std::pair<double, double> knock_chances(double p, int challenges, bool standing)
 }
 
 // evaluate._knock_odds
-std::pair<double, double> knock_odds(const std::vector<double>& tries, bool standing) {
+std::pair<double, double> knock_odds(const Tries& tries, bool standing) {
     bool same = true;
     for (double t : tries)
         if (!(t == tries[0])) same = false;
@@ -226,8 +272,6 @@ std::pair<double, double> knock_odds(const std::vector<double>& tries, bool stan
     double o = one.value();
     return {py_max(0.0, 1.0 - none - o), o};
 }
-
-double sum_of(const std::vector<double>& v) { return py_sum(v.begin(), v.end()); }
 
 // The evaluator's functions on one position
 struct Eval {
@@ -289,13 +333,11 @@ struct Eval {
     std::pair<bool, int> knockout_effect(int by, int victim) { return E.knockout_effect(T, S, by, victim); }
 
     // Evaluator._card_strikes and _item_strikes (engine.ready_items): the strikes of a piece
-    void strikes_of(int pi, std::vector<Strike>& out) {
+    void strikes_of(int pi, Small<Strike, 16>& out) {
         const Piece& p = S.pieces[pi];
         out.clear();
-        if (p.card >= 0 && p.card < int(T.card_strikes.size())) {
-            const auto& own = T.card_strikes[p.card];
-            out.insert(out.end(), own.begin(), own.end());
-        }
+        if (p.card >= 0 && p.card < int(T.card_strikes.size()))
+            for (const Strike& own : T.card_strikes[p.card]) out.push_back(own);
         for (int k = 0; k < p.nitems; ++k) {
             int item = p.items[k];
             const ItemDef& def = R.items[item];
@@ -306,16 +348,16 @@ struct Eval {
     }
 
     // Evaluator._tries
-    std::vector<double> tries(int pi, int actions, int away, int target, bool standing) {
+    Tries tries(int pi, int actions, int away, int target, bool standing) {
         const Piece& piece = S.pieces[pi];
         const Piece& t = S.pieces[target];
         int defense = t.defense > 0 ? t.defense : 0;
         double basic = p_win(BASIC_CHALLENGE_DICE, defense);
-        std::vector<double> best;
-        if (actions > away) best.assign(size_t(actions - away), basic);
+        Tries best;
+        for (int i = 0; i < actions - away; ++i) best.push_back(basic);
         if (piece.side < 0 || piece.side >= R.nsides) return best;
         const SideState& side = S.sides[piece.side];
-        std::vector<Strike> strikes;
+        Small<Strike, 16> strikes;
         strikes_of(pi, strikes);
         double best_sum = sum_of(best);
         for (const Strike& s : strikes) {
@@ -323,11 +365,12 @@ struct Eval {
             if (left < 1 || (s.color >= 0 && side.pool[s.color] <= 0)) continue;
             int dice = s.dice + (s.plus_defense ? defense : 0);
             dice += standing ? 0 : s.vs_down;
-            std::vector<double> mine(size_t(left), basic);
-            mine[0] = p_win(dice, defense);
+            Tries mine;
+            mine.push_back(p_win(dice, defense));
+            for (int i = 1; i < left; ++i) mine.push_back(basic);
             double mine_sum = sum_of(mine);
             if (mine_sum > best_sum) {
-                best = std::move(mine);
+                best = mine;
                 best_sum = mine_sum;
             }
         }
@@ -335,14 +378,14 @@ struct Eval {
     }
 
     // Evaluator._fresh
-    void fresh(View& view, int side, const std::vector<char>& exhausted, std::vector<std::pair<int, int>>& out) {
+    void fresh(View& view, int side, const char* exhausted, Small<PK, 24>& out) {
         out.clear();
         for (int p : view.chars[side])
             if (!exhausted[p] && S.pieces[p].square >= 0) out.push_back({p, ACTIONS_PER_TURN});
     }
 
     // Evaluator._consume
-    void consume(View& view, const Turn& turn, std::vector<char>& exhausted) {
+    void consume(View& view, const Turn& turn, char* exhausted) {
         if (!turn.options.empty()) {
             if (turn.options.size() == 1) {
                 exhausted[turn.options[0].first] = 1;
@@ -367,7 +410,7 @@ struct Eval {
     }
 
     // Evaluator._next_side
-    int next_side(View& view, int current, const std::vector<char>& exhausted) {
+    int next_side(View& view, int current, const char* exhausted) {
         if (current < 0) return -1;
         int n = R.nsides;
         for (int k = 1; k <= n; ++k) {
@@ -379,11 +422,12 @@ struct Eval {
     }
 
     // Evaluator._upcoming
-    std::vector<Turn> upcoming(View& view, int groups) {
-        std::vector<Turn> turns;
-        if (S.phase == P_FLIP || S.phase == P_PLACE || S.phase == P_OVER) return turns;
+    void upcoming(View& view, int groups, Turns& turns) {
+        turns.clear();
+        if (S.phase == P_FLIP || S.phase == P_PLACE || S.phase == P_OVER) return;
         int n = R.nsides;
-        std::vector<char> exhausted(size_t(S.npieces), 0);
+        char exhausted[MAX_PIECES];
+        std::fill(exhausted, exhausted + S.npieces, 0);
         for (int s = 0; s < n; ++s)
             for (int p : view.chars[s])
                 if (S.pieces[p].exhausted) exhausted[p] = 1;
@@ -395,15 +439,19 @@ struct Eval {
                 const Piece& piece = S.pieces[S.active];
                 current = piece.side;
                 exhausted[S.active] = 1;
-                Turn t{current, {}, false};
+                turns.push_back(Turn());
+                Turn& t = turns.back();
+                t.side = current;
+                t.new_round = false;
                 if (piece.square >= 0) t.options.push_back({S.active, S.actions_left});
-                turns.push_back(std::move(t));
             } else if (S.to_act >= 0) {
                 current = S.to_act;
-                Turn t{current, {}, false};
+                turns.push_back(Turn());
+                Turn& t = turns.back();
+                t.side = current;
+                t.new_round = false;
                 fresh(view, current, exhausted, t.options);
-                turns.push_back(std::move(t));
-                consume(view, turns.back(), exhausted);
+                consume(view, t, exhausted);
             }
         }
         int rounds = 0;
@@ -415,7 +463,7 @@ struct Eval {
                 if (rounds) break;
                 rounds += 1;
                 refresh = false;
-                std::fill(exhausted.begin(), exhausted.end(), 0);
+                std::fill(exhausted, exhausted + S.npieces, 0);
                 first = (first + 1) % n;
                 side = first;
                 starts = true;
@@ -424,71 +472,81 @@ struct Eval {
                 runs += 1;
                 if (runs > groups) break;
             }
-            Turn t{side, {}, starts};
+            turns.push_back(Turn());
+            Turn& t = turns.back();
+            t.side = side;
+            t.new_round = starts;
             fresh(view, side, exhausted, t.options);
-            turns.push_back(std::move(t));
-            consume(view, turns.back(), exhausted);
+            consume(view, t, exhausted);
             current = side;
         }
-        return turns;
     }
 
     // Evaluator._budgets
-    static std::vector<Budget> budgets(const std::vector<Turn>& group) {
-        std::vector<Budget> out;
-        for (const auto& o : group[0].options) out.push_back({o});
-        for (size_t g = 1; g < group.size(); ++g) {
+    // (the budgets past the first 64 are never kept, so they are not made)
+    static void budgets(const Turn* group, int ng, Budgets& out) {
+        out.clear();
+        for (const auto& o : group[0].options) {
+            if (out.size() == 64) break;
+            out.push_back(Budget());
+            out.back().push_back(o);
+        }
+        Budgets nxt;
+        for (int g = 1; g < ng; ++g) {
             const Turn& t = group[g];
-            std::vector<Budget> nxt;
-            std::vector<Budget> from = out;
-            if (from.empty()) from.push_back(Budget());  // `budgets or [[]]`
-            for (const Budget& b : from) {
+            nxt.clear();
+            Budget none;
+            const Budget* from = out.empty() ? &none : out.begin();  // `budgets or [[]]`
+            int nfrom = out.empty() ? 1 : out.size();
+            for (int k = 0; k < nfrom && nxt.size() < 64; ++k) {
+                const Budget& b = from[k];
                 for (const auto& o : t.options) {
+                    if (nxt.size() == 64) break;
                     int same = -1;
-                    for (size_t i = 0; i < b.size(); ++i)
+                    for (int i = 0; i < b.size(); ++i)
                         if (b[i].first == o.first) {
-                            same = int(i);
+                            same = i;
                             break;
                         }
                     if (same >= 0) {
                         if (!t.new_round) continue;
-                        Budget nb = b;
-                        nb[same] = {o.first, b[same].second + o.second};
-                        nxt.push_back(std::move(nb));
+                        nxt.push_back(b);
+                        nxt.back()[same] = {o.first, b[same].second + o.second};
                     } else {
-                        Budget nb = b;
-                        nb.push_back(o);
-                        nxt.push_back(std::move(nb));
+                        nxt.push_back(b);
+                        nxt.back().push_back(o);
                     }
                 }
             }
-            if (!nxt.empty()) out = std::move(nxt);
-            if (out.size() > 64) out.resize(64);
+            if (!nxt.empty()) out = nxt;
         }
-        return out;
     }
 
-    static std::vector<std::vector<Turn>> merge(std::vector<Turn>&& turns) {
-        std::vector<std::vector<Turn>> merged;
-        for (auto& t : turns) {
-            if (!merged.empty() && merged.back()[0].side == t.side)
-                merged.back().push_back(std::move(t));
-            else
-                merged.push_back({std::move(t)});
+    // consecutive turns of one side, merged: (first turn, turns) of each group
+    static int merge(const Turns& turns, int* start, int* count) {
+        int n = 0;
+        for (int i = 0; i < turns.size(); ++i) {
+            if (n && turns[start[n - 1]].side == turns[i].side) {
+                count[n - 1] += 1;
+            } else {
+                start[n] = i;
+                count[n++] = 1;
+            }
         }
-        return merged;
+        return n;
     }
 
     // Evaluator._best_plan
-    Plan best_plan(View& view, const std::vector<Turn>& group) {
+    Plan best_plan(View& view, const Turn* group, int ng) {
         int side = group[0].side;
-        std::vector<Budget> bs = budgets(group);
+        Budgets bs;
+        budgets(group, ng, bs);
         Plan best;
         if (bs.empty()) return best;
         double best_value = 0.0;
         double point_chance = 0.0;
-        std::vector<std::array<int, 2>> known_keys;
-        std::vector<std::vector<double>> known_tries;
+        Small<std::array<int, 2>, 32> known_keys;
+        Small<Tries, 32> known_tries;
         for (int d : view.targets) {
             const Piece& dp = S.pieces[d];
             if (dp.side == side || dp.defense < 0 || !(side != dp.side)) continue;
@@ -496,36 +554,36 @@ struct Eval {
             int attacker = -1;
             double ko, kd;
             if (w.abilities) {
-                std::vector<double> best_tries;
+                Tries best_tries;
                 double best_sum = 0.0;
                 known_keys.clear();
                 known_tries.clear();
                 for (const Budget& b : bs) {
-                    std::vector<double> tries_;
+                    Tries tries_;
                     for (const auto& pk : b) {
                         int piece = pk.first, k = pk.second;
                         if (!S.pieces[piece].standing) k -= RALLY_ACTIONS;
                         int found = -1;
-                        for (size_t i = 0; i < known_keys.size(); ++i)
+                        for (int i = 0; i < known_keys.size(); ++i)
                             if (known_keys[i][0] == piece && known_keys[i][1] == k) {
-                                found = int(i);
+                                found = i;
                                 break;
                             }
                         if (found < 0) {
                             int away = view.move(S.pieces[piece].square, dsq);
                             known_keys.push_back({piece, k});
                             known_tries.push_back(tries(piece, k, away, d, dp.standing));
-                            found = int(known_keys.size()) - 1;
+                            found = known_keys.size() - 1;
                         }
-                        const auto& t = known_tries[found];
+                        const Tries& t = known_tries[found];
                         if (!t.empty()) {
-                            tries_.insert(tries_.end(), t.begin(), t.end());
+                            for (double x : t) tries_.push_back(x);
                             if (attacker < 0) attacker = piece;
                         }
                     }
                     double s = sum_of(tries_);
                     if (s > best_sum) {
-                        best_tries = std::move(tries_);
+                        best_tries = tries_;
                         best_sum = s;
                     }
                 }
@@ -644,27 +702,31 @@ struct Eval {
     }
 
     // Evaluator._plans
-    std::vector<std::pair<int, Plan>> plans(View& view) {
+    int plans(View& view, int* sides, Plan* out) {
         int horizon = int(w.turn_weights.size());
-        auto merged = merge(upcoming(view, horizon));
-        std::vector<std::pair<int, Plan>> out;
+        Turns turns;
+        upcoming(view, horizon, turns);
+        int start[16], count[16];
+        int groups = merge(turns, start, count);
+        int n = 0;
         bool this_round = true;
         const auto& trust = w.win_weights;
-        for (int index = 0; index < int(merged.size()) && index < horizon; ++index) {
-            const auto& group = merged[index];
-            Plan plan = best_plan(view, group);
+        for (int index = 0; index < groups && index < horizon; ++index) {
+            const Turn* group = &turns[start[index]];
+            Plan plan = best_plan(view, group, count[index]);
             this_round = this_round && !group[0].new_round;
             if (w.round_race && this_round && plan.point_chance > 0.0) {
                 double chance = plan.point_chance * trust[std::min(index, int(trust.size()) - 1)];
                 view.race[group[0].side].push_back({1, chance});
             }
-            out.push_back({group[0].side, plan});
+            sides[n] = group[0].side;
+            out[n++] = plan;
         }
-        return out;
+        return n;
     }
 
     // Evaluator._survive
-    double survive(View& view, int p, int spot, const std::vector<std::pair<int, int>>& rivals) {
+    double survive(View& view, int p, int spot, const Small<PK, MAX_PIECES>& rivals) {
         const Piece& pp = S.pieces[p];
         double survive = 1.0;
         if (pp.defense >= 0 && w.abilities) {
@@ -713,13 +775,13 @@ struct Eval {
         if (!nf) return;
         double discount = w.flag_rounds[0], later = w.flag_rounds[1];
         bool ending = round_ending(S);
-        std::vector<std::pair<int, double>> discarded;
+        Small<Gain, 64> discarded;
         for (int side = 0; side < R.nsides; ++side) {
             int goals[MAX_PIECES], ng = 0;
             for (int k = 0; k < nf; ++k)
                 if (fs[k] != side) goals[ng++] = fq[k];
             if (!ng) continue;
-            std::vector<std::pair<int, int>> rivals;
+            Small<PK, MAX_PIECES> rivals;
             bool acting = false;
             for (int r : view.targets) {
                 const Piece& rp = S.pieces[r];
@@ -732,6 +794,7 @@ struct Eval {
             bool unopposed = w.sure_returns && !acting;
             bool settled = !flag_returns_open(R, S, side);
             double expected = 0.0, certain = 0.0;
+            discarded.clear();
             auto& this_round = w.round_race ? view.race[side] : discarded;
             for (int p : view.chars[side]) {
                 const Piece& pp = S.pieces[p];
@@ -810,7 +873,7 @@ struct Eval {
     }
 
     // Evaluator._scores
-    void scores(View& view, const std::vector<std::pair<int, Plan>>& plans, double* scores) {
+    void scores(View& view, const Plan* plans, int nplans, double* scores) {
         int target = T.target;
         double down = w.has_material ? w.material[0] : w.knocked_down;
         double out = w.has_material ? w.material[1] : w.knocked_out;
@@ -828,9 +891,9 @@ struct Eval {
         }
         objectives(view, scores);
         int nt = int(w.turn_weights.size());
-        for (int index = 0; index < int(plans.size()); ++index) {
+        for (int index = 0; index < nplans; ++index) {
             double weight = w.turn_weights[std::min(index, nt - 1)];
-            const Plan& plan = plans[index].second;
+            const Plan& plan = plans[index];
             for (int k = 0; k < plan.nd; ++k)
                 if (plan.dside[k] >= 0 && plan.dside[k] < R.nsides) scores[plan.dside[k]] += weight * plan.dval[k];
         }
@@ -899,8 +962,12 @@ struct Eval {
     Values race(View& view) {
         int n = R.nsides;
         int np = S.npieces;
-        std::vector<double> stand(np, 0.0), down(np, 0.0), out(np, 0.0);
-        std::vector<int> pos(np, -1);
+        double stand[MAX_PIECES], down[MAX_PIECES], out[MAX_PIECES];
+        int pos[MAX_PIECES];
+        std::fill(stand, stand + np, 0.0);
+        std::fill(down, down + np, 0.0);
+        std::fill(out, out + np, 0.0);
+        std::fill(pos, pos + np, -1);
         for (int t : view.targets) {
             const Piece& tp = S.pieces[t];
             stand[t] = tp.standing ? 1.0 : 0.0;
@@ -909,42 +976,47 @@ struct Eval {
             pos[t] = tp.square;
         }
         double won[MAX_SIDES] = {0.0, 0.0, 0.0, 0.0}, gained[MAX_SIDES] = {0.0, 0.0, 0.0, 0.0};
-        std::vector<char> taken(np, 0);
-        std::vector<int> markers;
+        char taken[MAX_PIECES];
+        std::fill(taken, taken + np, 0);
+        Small<int, MAX_PIECES> markers;
         for (int m = 0; m < np; ++m) {
             const Piece& mp = S.pieces[m];
             if (mp.kind == K_MARKER && mp.square >= 0 && mp.role == R_POINT) markers.push_back(m);
         }
-        auto groups = merge(upcoming(view, w.race_groups));
+        Turns turns;
+        upcoming(view, w.race_groups, turns);
+        int start[16], count[16];
+        int ngroups = merge(turns, start, count);
         double live = 1.0;
-        for (int j = 0; j < int(groups.size()) && j < w.race_groups; ++j) {
+        Budgets all, bs;
+        for (int j = 0; j < ngroups && j < w.race_groups; ++j) {
             if (live < 1e-4) break;
-            const auto& group = groups[j];
+            const Turn* group = &turns[start[j]];
             int side = group[0].side;
             double e = std::pow(w.decay, double(j));
-            std::vector<Budget> bs;
-            for (const Budget& b : budgets(group)) {
-                Budget kept;
+            budgets(group, count[j], all);
+            bs.clear();
+            for (const Budget& b : all) {
+                bs.push_back(Budget());
                 for (const auto& pk : b)
-                    if (pos[pk.first] >= 0) kept.push_back(pk);
-                bs.push_back(std::move(kept));
+                    if (pos[pk.first] >= 0) bs.back().push_back(pk);
             }
             double best_value = 0.0;
             int kind = 0;  // 1 attack, 2 recover, 3 interact
             int b_did = -1, b_user = -1, b_square = -1;
             double b_ko = 0, b_kd = 0, b_qc = 0, b_e = 0;
             bool b_wins = false;
-            std::vector<int> b_attackers;
+            Small<int, 32> b_attackers;
             for (int d : view.targets) {
                 const Piece& dp = S.pieces[d];
                 if (dp.side == side || dp.defense < 0 || !(side != dp.side)) continue;
                 if (out[d] > 0.999) continue;
                 int dsq = pos[d];
                 int challenges = 0;
-                std::vector<int> attackers;
+                Small<int, 32> attackers;
                 for (const Budget& b : bs) {
                     int c = 0;
-                    std::vector<int> used;
+                    Small<int, 32> used;
                     for (const auto& pk : b) {
                         int aid = pk.first, k = pk.second;
                         if (out[aid] > 0.5) continue;
@@ -957,7 +1029,7 @@ struct Eval {
                     }
                     if (c > challenges) {
                         challenges = c;
-                        attackers = std::move(used);
+                        attackers = used;
                     }
                 }
                 if (challenges <= 0) continue;
@@ -1078,21 +1150,23 @@ struct Eval {
     Values estimate() {
         View view(T, S);
         if (w.race) return race(view);
-        auto ps = plans(view);
+        int sides[16];
+        Plan ps[16];
+        int np = plans(view, sides, ps);
         int n = R.nsides;
         double sc[MAX_SIDES];
-        scores(view, ps, sc);
+        scores(view, ps, np, sc);
         Values base = softmax(sc, n);
         if (w.round_race && T.flags) base = round_race(view, base);
         double left = 1.0;
         Values out;
         out.n = n;
         const auto& weights = w.win_weights;
-        for (int index = 0; index < int(ps.size()); ++index) {
-            double win = ps[index].second.win;
+        for (int index = 0; index < np; ++index) {
+            double win = ps[index].win;
             if (win > 0) {
                 double chance = weights[std::min(index, int(weights.size()) - 1)] * win;
-                out[ps[index].first] += left * chance;
+                out[sides[index]] += left * chance;
                 left *= 1.0 - chance;
             }
         }
@@ -1229,11 +1303,16 @@ Values Evaluator::values(const AiTables& T, const State& S) {
 // things in sorted order), points, leader and returns, and the turn's marks and stack; not
 // `turns`, a token's owner, exhausted (it follows the markers), defense or elusive.
 void state_key(const Rules& R, const State& S, std::string& out) {
-    auto put = [&](int v) {
-        uint16_t x = uint16_t(v);
-        out.append(reinterpret_cast<const char*>(&x), 2);
+    // every field as 16 bits (32 for points, actions and the round), written to the stack
+    // first and appended once
+    uint16_t buf[MAX_PIECES * (6 + STATUS_CAP + ITEM_CAP) + MAX_SIDES * (16 + TRACK * (1 + SLOT_CAP) + RETURN_CAP) +
+                 STACK_CAP * (8 + 2 * DICE_CAP + ASKED_CAP + TARGETS_CAP + RETURN_CAP) + 64];
+    int at = 0;
+    auto put = [&](int v) { buf[at++] = uint16_t(v); };
+    auto put32 = [&](int32_t v) {
+        buf[at++] = uint16_t(uint32_t(v) & 0xffff);
+        buf[at++] = uint16_t(uint32_t(v) >> 16);
     };
-    auto put32 = [&](int32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); };
     auto str = [&](int v) { return v < 0 ? -1 : v; };
     put(S.npieces);
     for (int i = 0; i < S.npieces; ++i) {
@@ -1324,6 +1403,7 @@ void state_key(const Rules& R, const State& S, std::string& out) {
                 put(f.stage);
         }
     }
+    out.append(reinterpret_cast<const char*>(buf), size_t(at) * sizeof(uint16_t));
 }
 
 }  // namespace fk

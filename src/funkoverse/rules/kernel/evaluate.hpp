@@ -106,11 +106,11 @@ struct Weights {
 
 // evaluate._Strike: a challenge ability or item as the threats read it
 struct Strike {
-    int color = -1;  // the token an ability costs (-1: an item)
-    int dice = 0;
-    bool plus_defense = false;
-    int vs_down = 0;
-    int reach = 0;
+    int color;  // the token an ability costs (-1: an item)
+    int dice;
+    bool plus_defense;
+    int vs_down;
+    int reach;
 };
 
 // What the evaluator reads of one setup beside the rules' tables, computed in Python.
