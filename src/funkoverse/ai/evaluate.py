@@ -356,7 +356,7 @@ class Evaluator:
         self._strikes: dict[int, tuple[CharacterCard | None, tuple[_Strike, ...]]] = {}
         self._items: dict[str, tuple[ItemCard, _Strike | None]] = {}
         # its twin on the compiled kernel, with the weights it was made for (funkoverse.ai.kernel)
-        self._kernel_twin: tuple[dict[str, Any], Any] | None = None
+        self._kernel_twin: tuple[tuple[Weights, int], Any] | None = None
 
     def _card_strikes(self, card: CharacterCard | None) -> tuple[_Strike, ...]:
         hit = self._strikes.get(id(card))

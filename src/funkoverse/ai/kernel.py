@@ -97,11 +97,12 @@ def ai_tables(tables: compiled.Tables, state: GameState) -> Any:
 def kernel_evaluator(evaluator: Evaluator) -> Any:
     """The kernel's twin of `evaluator` (its weights; its own cache of knock-outs), made once
     and kept on it."""
-    weights = dataclasses.asdict(evaluator.w)
-    weights["horizon_turns"] = evaluator.horizon_turns
+    made_for = (evaluator.w, evaluator.horizon_turns)  # the weights are frozen
     twin = evaluator._kernel_twin
-    if twin is None or twin[0] != weights:
-        twin = evaluator._kernel_twin = (weights, _kernel.Evaluator(weights))
+    if twin is None or twin[0][0] is not made_for[0] or twin[0][1] != made_for[1]:
+        weights = dataclasses.asdict(evaluator.w)
+        weights["horizon_turns"] = evaluator.horizon_turns
+        twin = evaluator._kernel_twin = (made_for, _kernel.Evaluator(weights))
     return twin[1]
 
 
