@@ -304,6 +304,31 @@ def test_games_are_the_same_games_on_either_search(a: str, b: str, seed: int, ro
     assert searched == [True, False]
 
 
+# the kinds of `varied_setup`: the monsters' first game (points to every side beside a
+# knock-out), Leaders, Control, free-for-all of four, ultimate mode, a draft, attachments
+KINDS_PLAYED = (1, 4, 8, 9, 10, 14, 19)
+
+
+@pytest.mark.parametrize("seed", KINDS_PLAYED)
+def test_games_of_other_ways_to_play_are_the_same_games(seed: int) -> None:
+    """`hard` and `greedy` in turn at every seat, six rounds: the same games on either search
+    (a draft's decisions are the Python search's on both sides: the kernel plays from its
+    end)."""
+
+    def played(on_kernel: bool) -> list[str]:
+        session = Session(varied_setup(seed), seed)
+        agents = {}
+        for i, seat in enumerate(session.seats):
+            agent = agent_factory(("hard", "greedy")[i % 2])(seed + i)
+            assert isinstance(agent, ExpectimaxAgent)
+            agent.kernel = on_kernel
+            agents[seat] = agent
+        play(session, agents, 6)
+        return [entry.choice for entry in session.entries]
+
+    assert played(True) == played(False)
+
+
 # ------------------------------------------------------------------ where the kernel searches
 
 
