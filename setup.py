@@ -11,7 +11,7 @@ kernel = Pybind11Extension(
     sorted(glob("src/funkoverse/rules/kernel/*.cpp")),
     depends=sorted(glob("src/funkoverse/rules/kernel/*.hpp")),
     cxx_std=17,
-    extra_compile_args=["-O2"],
+    extra_compile_args=["-O2", "-ffp-contract=off"],
     optional=True,
 )
 

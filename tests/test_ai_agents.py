@@ -557,7 +557,10 @@ def test_the_search_tables_hold_the_turn_being_decided() -> None:
             return ranked
 
     session = Session(build_setup("flags", None, None, 4, 3), 4)
-    agent = Watched(4, depth=2, width=(2, 1), evaluator=Evaluator(FITTED), turn_budget=600)
+    # the Python search's tables (tests/test_ai_kernel.py holds the kernel's to the same turn)
+    agent = Watched(
+        4, depth=2, width=(2, 1), evaluator=Evaluator(FITTED), turn_budget=600, kernel=False
+    )
     sides = dict(zip(session.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
     play(session, sides, max_rounds=3)
     assert len(seen) >= 6 and max(seen) > 0
@@ -582,7 +585,9 @@ def test_a_value_the_budget_cut_short_is_not_kept_for_the_next_decisions() -> No
 
         def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
             ranked = super().rank(state, choices)
-            whole = ExpectimaxAgent(0, depth=2, width=1, evaluator=self.evaluator, beam=self.beam)
+            whole = ExpectimaxAgent(
+                0, depth=2, width=1, evaluator=self.evaluator, beam=self.beam, kernel=False
+            )
             whole._turn = self._turn
             for (depth, turn, key), value in self._table.items():
                 if depth == 2 and key in states:
@@ -591,7 +596,11 @@ def test_a_value_the_budget_cut_short_is_not_kept_for_the_next_decisions() -> No
             return ranked
 
     session = Session(build_setup("flags", None, None, 4, 3), 4)
-    agent = Watched(4, depth=2, width=1, evaluator=Evaluator(FITTED), beam=2, turn_budget=1500)
+    # the Python search, whose positions and tables the test watches (the kernel's searches
+    # the same: tests/test_ai_kernel.py)
+    agent = Watched(
+        4, depth=2, width=1, evaluator=Evaluator(FITTED), beam=2, turn_budget=1500, kernel=False
+    )
     sides = dict(zip(session.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
     play(session, sides, max_rounds=2)
     assert agent._cuts > 0 and len(checked) >= 10

@@ -42,6 +42,11 @@ target, when what is still possible this round may take a side there; `beyond_ta
 tie plays on, so points past the target count while a rival is near them). Once a side has
 answered the round end's check of who returns, a character it left by the rival's flag
 returns a round later at the earliest (`flag_returns_open`).
+
+The agents' searches on the compiled kernel evaluate with its twin, kernel/evaluate.cpp,
+which follows this module function by function in the same order of floating-point
+operations and gives the same values bit for bit (tests/test_ai_kernel.py): a change here is
+a change there too.
 """
 
 from __future__ import annotations
@@ -350,6 +355,8 @@ class Evaluator:
         # what a card's steps say, read once for this evaluator (cards are immutable)
         self._strikes: dict[int, tuple[CharacterCard | None, tuple[_Strike, ...]]] = {}
         self._items: dict[str, tuple[ItemCard, _Strike | None]] = {}
+        # its twin on the compiled kernel, with the weights it was made for (funkoverse.ai.kernel)
+        self._kernel_twin: tuple[tuple[Weights, int], Any] | None = None
 
     def _card_strikes(self, card: CharacterCard | None) -> tuple[_Strike, ...]:
         hit = self._strikes.get(id(card))

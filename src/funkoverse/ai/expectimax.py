@@ -45,13 +45,23 @@ out, so a choice that opens a long chain of decisions (a Creature placing its tu
 valued at an end of its turn, as the cheaper choices are, and a two-turn search finishes
 on more of the turns it is given. Positions are counted, not seconds: the same seed, the same
 choices on any machine.
+
+Where the compiled kernel is selected and plays the position, the same search runs there
+(kernel/search.cpp, with the evaluation of kernel/evaluate.cpp; `funkoverse.ai.kernel`): the
+same choices ranked in the same order with the same values, the same positions counted and
+cut, about fifty times faster. This module stays the reference, and searches wherever the
+kernel does not: `FUNKOVERSE_ENGINE=python`, a position the kernel does not play (a draft)
+or cannot hold, `kernel=False`, and a subclass that changes the search's methods or the
+evaluator's. A change here is a change to search.cpp too (tests/test_ai_kernel.py).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
+from funkoverse.ai import kernel
 from funkoverse.ai.evaluate import Evaluator
 from funkoverse.ai.view import observe
 from funkoverse.rules import engine
@@ -64,6 +74,18 @@ BEAM = 4  # the choices searched on to the end of a turn at each of its decision
 BEAM_POSITIONS = 3_000  # past this many positions in one turn's search, the beam narrows to one
 SHALLOW_SHARE = 1 / 3  # of a deeper search's budget, what the one-turn values of its choices get
 NARROW_SHARE = 0.5  # past this share of a choice's part of the budget, the beam narrows to one
+# the methods of the search the compiled kernel follows (funkoverse.ai.kernel)
+_SEARCH = (
+    "_rank",
+    "_shared",
+    "_child",
+    "_value",
+    "_rest_of_turn",
+    "_over",
+    "_narrowed",
+    "_width",
+    "_eval",
+)
 
 
 class ExpectimaxAgent:
@@ -71,7 +93,9 @@ class ExpectimaxAgent:
     decision (`width` may be a tuple: one width for the turn being decided, one for the next,
     and so on, the last repeating). `beam` is the beam of the turn being decided and
     `reply_beam` that of the turns after it (None: `beam`). Past the share `narrow` of a
-    choice's part of `turn_budget`, the beam and the width narrow to one (None: never)."""
+    choice's part of `turn_budget`, the beam and the width narrow to one (None: never).
+    `kernel`: search on the compiled kernel where it plays the position (the same results);
+    an agent whose search the kernel could not hold searches in Python from then on."""
 
     name = "expectimax"
 
@@ -85,6 +109,7 @@ class ExpectimaxAgent:
         beam: int | None = BEAM,
         reply_beam: int | None = None,
         narrow: float | None = None,
+        kernel: bool = True,
     ) -> None:
         widths = (width,) if isinstance(width, int) else tuple(width)
         if depth < 1 or not widths or min(widths) < 1:
@@ -105,6 +130,10 @@ class ExpectimaxAgent:
         self._cuts = 0  # the times a search stopped at the budget (valued a position as it stood)
         self._table: dict[tuple[object, ...], Values] = {}
         self._evals: dict[object, Values] = {}
+        # search on the compiled kernel when it plays the position (funkoverse.ai.kernel: the
+        # same values, positions and choices); its search, made for the settings it holds
+        self.kernel = kernel
+        self._kernel_search: tuple[dict[str, object], Any, Any] | None = None
 
     # -- the agent interface ---------------------------------------------------
 
@@ -138,10 +167,34 @@ class ExpectimaxAgent:
             self._turn, self._spent = turn, 0
             self._table.clear()
             self._evals.clear()
+            if self._kernel_search is not None:
+                self._kernel_search[2].clear()
         try:
-            return self._rank(view, choices, seat, turn)
+            found = self._kernel_rank(view, choices, seat)
+            return found if found is not None else self._rank(view, choices, seat, turn)
         finally:
             self._spent += self.positions
+
+    def _kernel_rank(
+        self, view: GameState, choices: list[Choice], seat: int
+    ) -> list[tuple[Choice, float]] | None:
+        """`_rank` on the compiled kernel; None when it is not selected or does not play the
+        position (the Python search then decides)."""
+        loaded = kernel.load(view, choices) if self._on_kernel() else None
+        if loaded is None:
+            return None
+        tables, position, codes = loaded
+        search = kernel.search(self)
+        cuts = search.cuts
+        try:
+            found = search.rank(tables, position, codes, seat, self._spent)
+        except RuntimeError:  # past what the kernel's lists hold: the Python search decides
+            self.positions = 0
+            self.kernel = False
+            return None
+        self.positions = search.positions
+        self._cuts += search.cuts - cuts
+        return [(choices[i], value) for i, value in found]
 
     def _rank(
         self, view: GameState, choices: list[Choice], seat: int, turn: Turn
@@ -174,6 +227,15 @@ class ExpectimaxAgent:
         floor = deep[-1][1]
         rest = [(shallow[i][0], min(shallow[i][1], floor)) for i in order[len(keep) :]]
         return deep + rest
+
+    def _on_kernel(self) -> bool:
+        """Whether the compiled kernel may search for this agent: asked to (`kernel`), with
+        the evaluator and the search's methods as they are defined here (a subclass that
+        changes them searches in Python, where its changes are)."""
+        if not self.kernel or type(self.evaluator) is not Evaluator:
+            return False
+        cls = type(self)
+        return all(getattr(cls, name) is getattr(ExpectimaxAgent, name) for name in _SEARCH)
 
     def _shared(
         self, items: list[int], search: Callable[[int], Values], share: float

@@ -9,11 +9,13 @@ and exact odds of the challenges the next turns can make). It is the turn search
 choices are ordered by their value as they stand and the `beam` best are searched on, so
 the cost of a turn stays small with every character (a Creature's tunnels or a long
 ability do not multiply it). Values are the evaluator's estimate of its side's chance to
-win, so `explain` reads as win probabilities.
+win, so `explain` reads as win probabilities. Like that search, it runs on the compiled
+kernel where it plays the position, with the same results.
 """
 
 from __future__ import annotations
 
+from funkoverse.ai import kernel
 from funkoverse.ai.evaluate import NEXT_TURNS, Evaluator
 from funkoverse.ai.expectimax import BEAM, NARROW_SHARE, ExpectimaxAgent
 from funkoverse.ai.view import observe
@@ -39,6 +41,7 @@ class GreedyAgent(ExpectimaxAgent):
         noise: float = 0.0,
         beam: int | None = BEAM,
         turn_budget: int | None = None,
+        kernel: bool = True,
     ) -> None:
         if depth not in ("turn", "decision"):
             raise ValueError(f"depth must be 'turn' or 'decision', not {depth!r}")
@@ -49,6 +52,7 @@ class GreedyAgent(ExpectimaxAgent):
             beam=beam,
             turn_budget=turn_budget,
             narrow=NARROW_SHARE,
+            kernel=kernel,
         )
         self.one_decision = depth == "decision"
         self.noise = noise
@@ -66,6 +70,16 @@ class GreedyAgent(ExpectimaxAgent):
             return [(c, 0.0) for c in choices]
         view = observe(state, side)
         seat = view.seats.index(side)
+        loaded = kernel.load(view, choices) if self._on_kernel() else None
+        if loaded is not None:  # the same values on the compiled kernel
+            tables, position, codes = loaded
+            try:
+                found = kernel.search(self).rank_decision(tables, position, codes, seat)
+            except RuntimeError:  # past what the kernel's lists hold: Python decides
+                self.kernel = False
+                return self.rank(state, choices)
+            self.positions += len(choices)
+            return [(choices[i], value) for i, value in found]
         scored = [(c, self._eval(self._child(view, c))[seat]) for c in choices]
         scored.sort(key=lambda cv: -cv[1])
         return scored

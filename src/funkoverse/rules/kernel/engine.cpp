@@ -2644,6 +2644,8 @@ void advance(Game& g) {
     }
 }
 
+void scenario_knockout(Game& g, int by, int victim) { on_knockout(g, by, victim); }
+
 // engine.apply_unchecked: do a choice taken from the legal choices
 void apply_unchecked(Game& g, int32_t c) {
     State& S = *g.S;

@@ -604,5 +604,7 @@ void legal(Game& g, Codes& out);
 bool is_legal(Game& g, int32_t c);
 void apply_unchecked(Game& g, int32_t c);
 void advance(Game& g);
+// Scenario.on_knockout, for the evaluator's question of what a knock-out would do
+void scenario_knockout(Game& g, int by, int victim);
 
 }  // namespace fk

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "kernel.hpp"
+#include "search.hpp"
 
 namespace py = pybind11;
 using namespace fk;
@@ -486,6 +487,117 @@ class Kernel {
     }
 };
 
+// --------------------------------------------------------------------------- the search's tables
+
+std::shared_ptr<AiTables> make_ai_tables(std::shared_ptr<Rules> rules, const py::dict& d) {
+    auto T = std::make_shared<AiTables>();
+    T->rules = std::move(rules);
+    T->n = get<int>(d, "n");
+    T->moves = get<std::vector<int32_t>>(d, "moves");
+    T->squares = get<std::vector<int32_t>>(d, "squares");
+    if (T->n != T->rules->board->n || T->moves.size() != size_t(T->n) * T->n || T->squares.size() != T->moves.size())
+        throw std::invalid_argument("the walk table does not fit the map");
+    for (auto side : {"attack_values", "defense_values"}) {
+        auto& out = std::string(side) == "attack_values" ? T->attack_values : T->defense_values;
+        for (const auto& faces : get<std::vector<std::vector<int>>>(d, side)) {
+            if (faces.size() != 6) throw std::invalid_argument("a die has six faces");
+            std::array<int8_t, 6> v{};
+            for (int f = 0; f < 6; ++f) v[f] = int8_t(faces[f]);
+            out.push_back(v);
+        }
+    }
+    T->standard = get<int>(d, "standard");
+    auto strike = [](const py::handle& h) {
+        auto t = h.cast<py::tuple>();
+        Strike s;
+        s.color = t[0].cast<int>();
+        s.dice = t[1].cast<int>();
+        s.plus_defense = t[2].cast<bool>();
+        s.vs_down = t[3].cast<int>();
+        s.reach = t[4].cast<int>();
+        return s;
+    };
+    for (auto card : get<py::list>(d, "card_strikes")) {
+        std::vector<Strike> own;
+        for (auto s : card.cast<py::list>()) own.push_back(strike(s));
+        T->card_strikes.push_back(std::move(own));
+    }
+    for (auto item : get<py::list>(d, "item_strikes")) {
+        T->item_has_strike.push_back(!item.is_none());
+        T->item_strike.push_back(item.is_none() ? Strike() : strike(item));
+    }
+    if (T->item_strike.size() != T->rules->items.size()) throw std::invalid_argument("one strike a setup's item");
+    T->flags = get<bool>(d, "flags");
+    T->point_markers = get<bool>(d, "point_markers");
+    T->target = get<int>(d, "target");
+    T->scenario = get<uint64_t>(d, "scenario");
+    T->piece_global = get<std::vector<int32_t>>(d, "piece_global");
+    if (T->piece_global.size() != size_t(T->rules->npieces)) throw std::invalid_argument("one id a piece");
+    return T;
+}
+
+Weights make_weights(const py::dict& d) {
+    Weights w;
+    w.knocked_down = get<double>(d, "knocked_down");
+    w.knocked_out = get<double>(d, "knocked_out");
+    w.pool_token = get<double>(d, "pool_token");
+    w.track_token = get<double>(d, "track_token");
+    w.points = get<double>(d, "points");
+    w.raw_point = get<double>(d, "raw_point");
+    w.win = get<double>(d, "win");
+    w.objective = get<double>(d, "objective");
+    w.walk = get<double>(d, "walk");
+    w.turn_weights = get<std::vector<double>>(d, "turn_weights");
+    w.win_weights = get<std::vector<double>>(d, "win_weights");
+    if (w.turn_weights.empty() || w.win_weights.empty()) throw std::invalid_argument("empty turn weights");
+    w.race = get<bool>(d, "race");
+    w.race_groups = get<int>(d, "race_groups");
+    w.decay = get<double>(d, "decay");
+    w.recover = get<double>(d, "recover");
+    auto fr = get<std::vector<double>>(d, "flag_return");
+    auto fd = get<std::vector<double>>(d, "flag_rounds");
+    if (fr.size() != 3 || fd.size() != 2) throw std::invalid_argument("flag_return has 3 shares, flag_rounds 2");
+    std::copy(fr.begin(), fr.end(), w.flag_return);
+    std::copy(fd.begin(), fd.end(), w.flag_rounds);
+    w.abilities = get<bool>(d, "abilities");
+    if (!d["material"].is_none()) {
+        auto m = get<std::vector<double>>(d, "material");
+        if (m.size() != 2) throw std::invalid_argument("material has two weights");
+        w.has_material = true;
+        w.material[0] = m[0];
+        w.material[1] = m[1];
+    }
+    w.flag_scale = get<double>(d, "flag_scale");
+    w.sure_returns = get<bool>(d, "sure_returns");
+    w.round_race = get<bool>(d, "round_race");
+    w.beyond_target = get<int>(d, "beyond_target");
+    w.horizon_turns = get<int>(d, "horizon_turns");
+    return w;
+}
+
+SearchParams make_params(const py::dict& d) {
+    SearchParams p;
+    p.depth = get<int>(d, "depth");
+    p.widths = get<std::vector<int>>(d, "widths");
+    p.turn_budget = d["turn_budget"].is_none() ? -1 : get<long long>(d, "turn_budget");
+    p.beam = d["beam"].is_none() ? -1 : get<int>(d, "beam");
+    p.reply_beam = d["reply_beam"].is_none() ? -1 : get<int>(d, "reply_beam");
+    p.has_narrow = !d["narrow"].is_none();
+    if (p.has_narrow) p.narrow = get<double>(d, "narrow");
+    if (p.beam < -1 || p.reply_beam < -1) throw std::invalid_argument("a beam is None or at least 0");
+    return p;
+}
+
+void same_rules(const AiTables& t, const Kernel& k) {
+    if (t.rules != k.rules) throw std::invalid_argument("the search's tables are another setup's");
+}
+
+py::list ranked(const std::vector<std::pair<int, double>>& r) {
+    py::list out;
+    for (const auto& e : r) out.append(py::make_tuple(e.first, e.second));
+    return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_kernel, m) {
@@ -522,5 +634,50 @@ PYBIND11_MODULE(_kernel, m) {
         .def_property_readonly("round", [](const Kernel& k) { return k.state->round; })
         .def_property_readonly("over", [](const Kernel& k) { return k.state->phase == P_OVER; })
         .def_property_readonly("phase", [](const Kernel& k) { return k.state->phase; })
-        .def_property_readonly("winner", [](const Kernel& k) { return k.state->winner; });
+        .def_property_readonly("winner", [](const Kernel& k) { return k.state->winner; })
+        .def("key", [](const Kernel& k) {
+            std::string out;
+            state_key(*k.rules, *k.state, out);
+            return py::bytes(out);
+        }, "The position's key, equal exactly when GameState.key() is.");
+    m.def("set_compensated_sum", [](bool on) { COMPENSATED_SUM = on; },
+          "Sum floats as Python's builtin sum does: compensated (3.12 and later) or not.");
+    m.def("py_sum", [](const std::vector<double>& v) { return py_sum(v.begin(), v.end()); },
+          "Floats summed as the kernel sums them (for the test that holds it to `sum`).");
+    py::class_<AiTables, std::shared_ptr<AiTables>>(m, "AiTables").def(py::init(&make_ai_tables));
+    m.def("win_chance", [](const AiTables& t, const std::vector<int>& attack, const std::vector<int>& defense) {
+        for (int d : attack)
+            if (d < 0 || d >= int(t.attack_values.size())) throw std::invalid_argument("no such die");
+        for (int d : defense)
+            if (d < 0 || d >= int(t.defense_values.size())) throw std::invalid_argument("no such die");
+        return py::make_tuple(
+            win_chance(t, attack.data(), int(attack.size()), defense.data(), int(defense.size()), false),
+            win_chance(t, attack.data(), int(attack.size()), defense.data(), int(defense.size()), true));
+    }, "The chance that `attack` beats `defense` (die indexes), and that it does not, as floats.");
+    py::class_<Evaluator, std::shared_ptr<Evaluator>>(m, "Evaluator")
+        .def(py::init([](const py::dict& d) { return std::make_shared<Evaluator>(make_weights(d)); }))
+        .def("values", [](Evaluator& e, const AiTables& t, const Kernel& k) {
+            same_rules(t, k);
+            Values v = e.values(t, *k.state);
+            return std::vector<double>(v.v.begin(), v.v.begin() + v.n);
+        });
+    py::class_<Search>(m, "Search")
+        .def(py::init([](const py::dict& d, std::shared_ptr<Evaluator> e) {
+            return std::unique_ptr<Search>(new Search(make_params(d), std::move(e)));
+        }))
+        .def("rank", [](Search& s, const AiTables& t, const Kernel& k, const std::vector<int32_t>& codes, int seat,
+                        long long spent) {
+            same_rules(t, k);
+            return ranked(s.rank(t, *k.state, codes, seat, spent));
+        })
+        .def("rank_decision", [](Search& s, const AiTables& t, const Kernel& k, const std::vector<int32_t>& codes,
+                                 int seat) {
+            same_rules(t, k);
+            return ranked(s.rank_decision(t, *k.state, codes, seat));
+        })
+        .def("clear", &Search::clear)
+        .def_readonly("positions", &Search::positions)
+        .def_readonly("cuts", &Search::cuts)
+        .def_property_readonly("table_size", &Search::table_size)
+        .def_property_readonly("evals_size", &Search::evals_size);
 }
