@@ -1,0 +1,99 @@
+// The stack of work in progress and the reactions it holds (funkoverse.rules.stack).
+#include "rules.hpp"
+
+namespace fk {
+
+// --------------------------------------------------------------------------- frames (stack)
+
+Frame& push_return(Game& g, int side, const std::vector<int16_t>& pieces) {
+    Frame& f = g.S->push(F_RETURN);
+    f.side = int8_t(side);
+    f.npieces = uint8_t(pieces.size());
+    for (size_t i = 0; i < pieces.size(); ++i) f.pieces[i] = pieces[i];
+    return f;
+}
+
+Frame& push_choice(Game& g, int side, int step, int piece, bool optional, uint8_t hook) {
+    Frame& f = g.S->push(F_CHOICE);
+    f.side = int8_t(side);
+    f.step = int16_t(step);
+    f.piece = int16_t(piece);
+    f.optional = optional;
+    f.hook = hook;
+    return f;
+}
+
+Frame& push_steps(Game& g, int piece, int source, int seq, int target, bool standing) {
+    Frame& f = g.S->push(F_STEPS);
+    f.piece = int16_t(piece);
+    f.source = int16_t(source);
+    f.seq = int16_t(seq);
+    f.pc = 0;
+    f.target = int16_t(target);
+    f.started_standing = standing;
+    return f;
+}
+
+Frame* nearest_steps(Game& g) {
+    for (int i = g.S->nstack - 1; i >= 0; --i)
+        if (g.S->stack[i].type == F_STEPS) return &g.S->stack[i];
+    return nullptr;
+}
+
+int nearest_roll_index(Game& g) {
+    for (int i = g.S->nstack - 1; i >= 0; --i)
+        if (g.S->stack[i].type == F_ROLL) return i;
+    return -1;
+}
+
+int16_t current_source(Game& g) {
+    Frame* f = nearest_steps(g);
+    return f ? f->source : g.R->str_misc[S_CHALLENGE];
+}
+
+bool in_targets_so_far(Game& g, int16_t pid) {
+    Frame* f = nearest_steps(g);
+    if (!f) return false;
+    for (int i = 0; i < f->ntargets; ++i)
+        if (f->targets[i] == pid) return true;
+    return false;
+}
+
+void add_target(Frame* f, int16_t pid) {
+    if (f->ntargets >= TARGETS_CAP) throw std::runtime_error("too many targets");
+    f->targets[f->ntargets++] = pid;
+}
+// --------------------------------------------------------------------------- reacting (stack)
+
+// stack.react for "stood_up" and "interacted_point_marker": Predatory Senses, "While
+// standing, if a rival does an interact action with a point marker or stands up, The Cheetah
+// may move 1 square." Decisions go on the stack, the current player's first.
+void react_senses(Game& g, int subject) {
+    OwnedHook hs[64];
+    int n = in_turn_order(g, hs);
+    int owners[64];
+    int nf = 0;
+    const int subject_side = g.S->pieces[subject].side;
+    for (int i = 0; i < n; ++i) {
+        if (hs[i].hook != H_PREDATORY) continue;
+        const Piece& owner = g.S->pieces[hs[i].owner];
+        if (subject_side == owner.side || owner.square < 0 || !owner.standing) continue;
+        owners[nf++] = hs[i].owner;
+    }
+    for (int i = nf - 1; i >= 0; --i)
+        push_choice(g, g.S->pieces[owners[i]].side, g.R->step_move1, owners[i], true, H_NONE);
+}
+
+// stack.stand_up
+void stand_up(Game& g, int pi, int16_t why) {
+    Piece& p = g.S->pieces[pi];
+    if (p.standing || p.square < 0) return;
+    p.standing = true;
+    Event e = ev(E_STOOD_UP);
+    e.piece = p.id;
+    e.source = why;
+    emit(g, e);
+    react_senses(g, pi);
+}
+
+}  // namespace fk
