@@ -216,6 +216,18 @@ def _expert_small(seed: int) -> ExpectimaxAgent:
     return agent_factory("expert:positions=1200")(seed)  # type: ignore[return-value]
 
 
+def _hard_wide(seed: int) -> ExpectimaxAgent:
+    """Hard's shape on the kernel (beam 16), its beam narrowed past 400 positions a turn."""
+    return agent_factory("hard:positions=3000,beam=16,beam-positions=400")(seed)  # type: ignore[return-value]
+
+
+def _expert_wide(seed: int) -> ExpectimaxAgent:
+    """Expert's shape on the kernel (3 and 2 wide, the reply 3), held to 4,000 positions."""
+    return agent_factory(  # type: ignore[return-value]
+        "expert:positions=4000,width=3x2,reply-beam=3,beam-positions=600"
+    )(seed)
+
+
 def _race_search(seed: int) -> ExpectimaxAgent:
     """The plain expectimax agent (the `RACE` evaluation), two turns, two choices wide."""
     return ExpectimaxAgent(seed, depth=2, width=2, turn_budget=500)
@@ -228,12 +240,15 @@ SEARCHERS: dict[str, Callable[[int], ExpectimaxAgent]] = {
     "expert": AGENTS["expert"],  # type: ignore[dict-item]
     "hard-300": _hard_small,
     "expert-1200": _expert_small,
+    "hard-wide": _hard_wide,
+    "expert-wide": _expert_wide,
     "race": _race_search,
 }
 
 
 def _same_ranking(name: str, state: GameState, choices: list[Choice]) -> None:
     python, mine = SEARCHERS[name](3), SEARCHERS[name](3)
+    mine._settle_in_python()  # a level's settings for a search in Python, on both
     python.kernel = False
     want = python.rank(state, choices)
     got = mine.rank(state, choices)
@@ -246,8 +261,10 @@ def _same_ranking(name: str, state: GameState, choices: list[Choice]) -> None:
 @pytest.mark.parametrize("chunk", range(4))
 def test_the_searches_rank_the_choices_as_the_python_searches(chunk: int) -> None:
     """On 300 decisions of random games of every way to play: the same order, the same values
-    and the same positions counted (and cut) for greedy, easy, hard, expert, hard and expert
-    on small budgets, and the plain expectimax agent."""
+    and the same positions counted (and cut) for greedy, easy, hard and expert (with their
+    settings for a search in Python), hard and expert on small budgets and in their shapes on
+    the kernel (the beam narrowed past a number of positions), and the plain expectimax
+    agent."""
     states = _random_positions(range(chunk, 3 * KINDS, 4), 4, 5, decisions_only=True)
     assert len(states) == 75
     for state in states:
@@ -296,6 +313,8 @@ def test_games_are_the_same_games_on_either_search(a: str, b: str, seed: int, ro
         second = agent_factory(b)(seed + 1)
         assert isinstance(first, ExpectimaxAgent) and isinstance(second, ExpectimaxAgent)
         first.kernel = second.kernel = on_kernel
+        first._settle_in_python()  # the levels' settings for a search in Python, on both
+        second._settle_in_python()
         play(session, dict(zip(session.seats, (first, second), strict=True)), rounds)
         searched.append(first._kernel_search is not None and second._kernel_search is not None)
         return [entry.choice for entry in session.entries]
@@ -322,6 +341,7 @@ def test_games_of_other_ways_to_play_are_the_same_games(seed: int) -> None:
             agent = agent_factory(("hard", "greedy")[i % 2])(seed + i)
             assert isinstance(agent, ExpectimaxAgent)
             agent.kernel = on_kernel
+            agent._settle_in_python()
             agents[seat] = agent
         play(session, agents, 6)
         return [entry.choice for entry in session.entries]

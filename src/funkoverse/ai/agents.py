@@ -10,9 +10,8 @@ search budgets are counted in simulations, not seconds: the same seed, the same 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from funkoverse.rules.choices import Choice, Move
 from funkoverse.rules.frames import ChoiceFrame
@@ -87,24 +86,27 @@ def _mcts(seed: int, simulations: int | None = None) -> Agent:
     return MCTSAgent(seed, simulations=simulations or MCTS_SIMULATIONS)
 
 
-def _expectimax(seed: int, positions: int | None = None) -> Agent:
+Settings = dict[str, Any]  # a search's settings, by ExpectimaxAgent's argument names
+
+
+def _expectimax(seed: int, settings: Settings | None = None) -> Agent:
     from funkoverse.ai.evaluate import FITTED, Evaluator
     from funkoverse.ai.expectimax import NARROW_SHARE, ExpectimaxAgent
 
+    mine = {**EXPERT, **(settings or {})}
     return ExpectimaxAgent(
         seed,
         depth=2,
-        width=EXPERT_WIDTH,
         evaluator=Evaluator(FITTED),
-        beam=HARD_BEAM,
-        reply_beam=EXPERT_REPLY_BEAM,
-        turn_budget=positions or EXPERT_TURN_POSITIONS,
         narrow=NARROW_SHARE,
+        in_python=None if settings else EXPERT_IN_PYTHON,
+        **mine,
     )
 
 
-def _level(name: str, seed: int, positions: int | None = None) -> Agent:
-    """The difficulty levels, mapped onto the agents (docs/ai.md gives the strength of each)."""
+def _level(name: str, seed: int, settings: Settings | None = None) -> Agent:
+    """The difficulty levels, mapped onto the agents (docs/ai.md gives the strength of each).
+    `settings` replace the level's own search settings (and then hold in Python too)."""
     from funkoverse.ai.evaluate import FITTED, Evaluator
     from funkoverse.ai.greedy import GreedyAgent
 
@@ -117,21 +119,38 @@ def _level(name: str, seed: int, positions: int | None = None) -> Agent:
         agent = GreedyAgent(
             seed,
             evaluator=Evaluator(FITTED),
-            beam=HARD_BEAM,
-            turn_budget=positions or HARD_TURN_POSITIONS,
+            in_python=None if settings else HARD_IN_PYTHON,
+            **{**HARD, **(settings or {})},
         )
     else:
-        agent = _expectimax(seed, positions)
+        agent = _expectimax(seed, settings)
     agent.name = name
     return agent
 
 
 EASY_NOISE = 0.2  # easy: one decision ahead, and one decision in five at random
-HARD_BEAM = 6  # hard: its whole turn, 6 choices searched on at each decision, FITTED weights
-HARD_TURN_POSITIONS = 2_000  # hard's budget for a whole turn (under 2 s on one core)
-EXPERT_WIDTH = (2, 1)  # expert: two whole turns (its own, then the reply), 2 and 1 choices wide
-EXPERT_REPLY_BEAM = 2  # expert: the reply searched 2 choices wide at each of its decisions
-EXPERT_TURN_POSITIONS = 8_000  # expert's budget for a whole turn (under 5 s at 0.6 ms a position)
+# hard: its whole turn with the FITTED weights, 16 choices searched on at each decision, at
+# most 300,000 positions a turn (under 2 s on one core on the compiled kernel)
+HARD: Settings = {"beam": 16, "beam_positions": 100_000, "turn_budget": 300_000}
+# expert: two whole turns (its own, then the reply), 3 and 2 choices wide, its own turn
+# searched 6 wide at each decision and the reply 3 wide, at most 500,000 positions a turn
+EXPERT: Settings = {
+    "width": (3, 2),
+    "beam": 6,
+    "reply_beam": 3,
+    "beam_positions": 30_000,
+    "turn_budget": 500_000,
+}
+# where the kernel does not play the game (a draft; FUNKOVERSE_ENGINE=python) a position
+# costs about fifty times as much: the levels take the budgets that kept them in time there
+HARD_IN_PYTHON: Settings = {"beam": 6, "beam_positions": 3_000, "turn_budget": 2_000}
+EXPERT_IN_PYTHON: Settings = {
+    "width": (2, 1),
+    "beam": 6,
+    "reply_beam": 2,
+    "beam_positions": 3_000,
+    "turn_budget": 8_000,
+}
 MCTS_SIMULATIONS = 200
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
@@ -146,49 +165,69 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
 }
 
 
-# The agents that take a budget, and its name: positions valued in a whole turn, or
-# simulations of a search.
-BUDGETS: dict[str, str] = {
-    "hard": "positions",
-    "expert": "positions",
-    "expectimax": "positions",
-    "mcts": "simulations",
+# The settings an agent takes after its name ("hard:positions=4000,beam=10"), as written and
+# as ExpectimaxAgent's arguments; the first is its budget: positions valued in a whole turn,
+# or simulations of a search.
+_SEARCH = {
+    "positions": "turn_budget",
+    "beam": "beam",
+    "beam-positions": "beam_positions",
 }
+_TWO_TURNS = {**_SEARCH, "width": "width", "reply-beam": "reply_beam"}
+SETTINGS: dict[str, dict[str, str]] = {
+    "hard": _SEARCH,
+    "expert": _TWO_TURNS,
+    "expectimax": _TWO_TURNS,
+    "mcts": {"simulations": "simulations"},
+}
+BUDGETS: dict[str, str] = {name: next(iter(keys)) for name, keys in SETTINGS.items()}
 
 
-# An agent as written: a name, then optionally ":key=value" (the value may be malformed;
-# agent_factory says what is wrong with it).
-_AGENT_SPEC = re.compile(r"(?P<name>[^:]*)(?P<budget>:(?P<key>[^=]*)=?(?P<value>.*))?")
+def _setting(text: str, name: str, key: str, value: str) -> Any:
+    """One setting's value: a whole number above 0 (a width: one per turn, as 3x2)."""
+    from funkoverse.errors import UserError
+
+    parts = value.split("x") if key == "width" else [value]
+    if not all(p.isdigit() and int(p) >= 1 for p in parts):
+        form = "N or NxN" if key == "width" else "N"
+        raise UserError(
+            f"agent '{text[:60]}': write {name}:{key}={form} with N a whole number above 0"
+        )
+    numbers = tuple(int(p) for p in parts)
+    return numbers if key == "width" else numbers[0]
 
 
 def agent_factory(text: str) -> Callable[[int], Agent]:
-    """An agent named as a person writes it: a name of `AGENTS`, or one with a budget,
-    `hard:positions=4000`, `mcts:simulations=400`. A bad one is refused naming its fault."""
+    """An agent named as a person writes it: a name of `AGENTS`, or one with settings,
+    `hard:positions=4000`, `expert:positions=8000,width=2x1`, `mcts:simulations=400`. A bad
+    one is refused naming its fault."""
     from funkoverse.errors import UserError
 
-    spelled = _AGENT_SPEC.fullmatch(text.strip())
-    name = spelled["name"] if spelled else text.strip()
-    if not spelled or name not in AGENTS:
+    name, _, written = text.strip().partition(":")
+    if name not in AGENTS:
         raise UserError(f"unknown agent '{name[:40]}'; known: {', '.join(AGENTS)}")
-    if spelled["budget"] is None:
+    if not _:
         return AGENTS[name]
-    key, value = spelled["key"], spelled["value"]
-    wanted = BUDGETS.get(name)
-    if wanted is None:
+    keys = SETTINGS.get(name)
+    if keys is None:
         takes = ", ".join(f"{n}:{k}=N" for n, k in BUDGETS.items())
         raise UserError(f"agent '{name}' takes no budget; these do: {takes}")
-    if key != wanted or not value.isdigit() or int(value) < 1:
-        raise UserError(
-            f"agent '{text[:60]}': write {name}:{wanted}=N with N a whole number above 0"
-        )
-    n = int(value)
+    settings: Settings = {}
+    for pair in written.split(","):
+        key, _, value = pair.strip().partition("=")
+        if key not in keys:
+            known = ", ".join(f"{k}=N" for k in keys)
+            raise UserError(
+                f"agent '{text[:60]}': {name} takes {known} (as {name}:{BUDGETS[name]}=N)"
+            )
+        settings[keys[key]] = _setting(text, name, key, value)
     if name == "mcts":
-        return lambda seed: _mcts(seed, n)
+        return lambda seed: _mcts(seed, settings["simulations"])
     if name == "expectimax":
-        return lambda seed: _expectimax(seed, n)
+        return lambda seed: _expectimax(seed, settings)
 
     def level(seed: int) -> Agent:
-        agent = _level(name, seed, n)
+        agent = _level(name, seed, settings)
         agent.name = text.strip()
         return agent
 

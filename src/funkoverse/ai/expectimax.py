@@ -26,7 +26,7 @@ evaluation's sense of whose turn is next then biases it (see docs/ai.md).
 
 Inside a turn, the search is a beam: at each decision the choices are ordered by their
 value as they stand, and the `beam` best are followed to the end of the turn (a choice
-that ends the turn is always counted); past `BEAM_POSITIONS` in one turn's search the beam
+that ends the turn is always counted); past `beam_positions` in one turn's search the beam
 narrows to one. A turn of tunnel tokens or a long ability then costs hundreds of positions,
 not tens of thousands. A reply is searched at every end of the turn being decided, so its
 beam multiplies the cost of the whole search; `reply_beam` may narrow it, so that more of
@@ -72,6 +72,7 @@ Values = tuple[float, ...]
 Turn = tuple[int, str]
 BEAM = 4  # the choices searched on to the end of a turn at each of its decisions
 BEAM_POSITIONS = 3_000  # past this many positions in one turn's search, the beam narrows to one
+# (the default; an agent may set its own)
 SHALLOW_SHARE = 1 / 3  # of a deeper search's budget, what the one-turn values of its choices get
 NARROW_SHARE = 0.5  # past this share of a choice's part of the budget, the beam narrows to one
 # the methods of the search the compiled kernel follows (funkoverse.ai.kernel)
@@ -93,7 +94,10 @@ class ExpectimaxAgent:
     decision (`width` may be a tuple: one width for the turn being decided, one for the next,
     and so on, the last repeating). `beam` is the beam of the turn being decided and
     `reply_beam` that of the turns after it (None: `beam`). Past the share `narrow` of a
-    choice's part of `turn_budget`, the beam and the width narrow to one (None: never).
+    choice's part of `turn_budget`, the beam and the width narrow to one (None: never);
+    past `beam_positions` positions in one turn's search, the beam narrows to one.
+    `in_python`: the settings (these arguments' names) it takes from its first decision
+    searched in Python on (None: the same as on the kernel).
     `kernel`: search on the compiled kernel where it plays the position (the same results);
     an agent whose search the kernel could not hold searches in Python from then on."""
 
@@ -110,6 +114,8 @@ class ExpectimaxAgent:
         reply_beam: int | None = None,
         narrow: float | None = None,
         kernel: bool = True,
+        beam_positions: int = BEAM_POSITIONS,
+        in_python: dict[str, Any] | None = None,
     ) -> None:
         widths = (width,) if isinstance(width, int) else tuple(width)
         if depth < 1 or not widths or min(widths) < 1:
@@ -122,6 +128,7 @@ class ExpectimaxAgent:
         self.beam = beam
         self.reply_beam = reply_beam  # the beam of the turns after the one being decided
         self.narrow = narrow  # the share of a choice's part of the budget searched at full beam
+        self.beam_positions = beam_positions  # past this many in one turn's search: beam one
         self.positions = 0  # positions generated for the current decision
         self._turn: Turn | None = None  # the turn the last decision belonged to
         self._spent = 0  # positions its earlier decisions generated
@@ -134,6 +141,9 @@ class ExpectimaxAgent:
         # same values, positions and choices); its search, made for the settings it holds
         self.kernel = kernel
         self._kernel_search: tuple[dict[str, object], Any, Any] | None = None
+        # the settings it takes once it searches in Python, where a position costs about fifty
+        # times as much (a level's budget for the kernel would take minutes there)
+        self.in_python = in_python
 
     # -- the agent interface ---------------------------------------------------
 
@@ -171,9 +181,23 @@ class ExpectimaxAgent:
                 self._kernel_search[2].clear()
         try:
             found = self._kernel_rank(view, choices, seat)
-            return found if found is not None else self._rank(view, choices, seat, turn)
+            if found is not None:
+                return found
+            self._settle_in_python()
+            return self._rank(view, choices, seat, turn)
         finally:
             self._spent += self.positions
+
+    def _settle_in_python(self) -> None:
+        """Take the settings for a search in Python (`in_python`), once."""
+        settings, self.in_python = self.in_python, None
+        for name, value in (settings or {}).items():
+            if name == "width":
+                value = (value,) if isinstance(value, int) else tuple(value)
+                name = "widths"
+            if not hasattr(self, name):
+                raise ValueError(f"no search setting {name!r}")
+            setattr(self, name, value)
 
     def _kernel_rank(
         self, view: GameState, choices: list[Choice], seat: int
@@ -344,7 +368,7 @@ class ExpectimaxAgent:
         beam = self.beam
         if self.reply_beam is not None and turn != self._turn:
             beam = self.reply_beam  # a reply: what it costs is paid at every end of our turn
-        if beam is not None and self.positions - origin > BEAM_POSITIONS:
+        if beam is not None and self.positions - origin > self.beam_positions:
             beam = 1  # a turn of very many decisions: finish it on the values as they stand
         if beam is not None and self._narrowed():
             beam = 1  # the budget is running out: finish the line rather than cut it

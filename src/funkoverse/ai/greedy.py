@@ -15,9 +15,11 @@ kernel where it plays the position, with the same results.
 
 from __future__ import annotations
 
+from typing import Any
+
 from funkoverse.ai import kernel
 from funkoverse.ai.evaluate import NEXT_TURNS, Evaluator
-from funkoverse.ai.expectimax import BEAM, NARROW_SHARE, ExpectimaxAgent
+from funkoverse.ai.expectimax import BEAM, BEAM_POSITIONS, NARROW_SHARE, ExpectimaxAgent
 from funkoverse.ai.view import observe
 from funkoverse.rules import engine
 from funkoverse.rules.choices import Choice
@@ -42,6 +44,8 @@ class GreedyAgent(ExpectimaxAgent):
         beam: int | None = BEAM,
         turn_budget: int | None = None,
         kernel: bool = True,
+        beam_positions: int = BEAM_POSITIONS,
+        in_python: dict[str, Any] | None = None,
     ) -> None:
         if depth not in ("turn", "decision"):
             raise ValueError(f"depth must be 'turn' or 'decision', not {depth!r}")
@@ -53,6 +57,8 @@ class GreedyAgent(ExpectimaxAgent):
             turn_budget=turn_budget,
             narrow=NARROW_SHARE,
             kernel=kernel,
+            beam_positions=beam_positions,
+            in_python=in_python,
         )
         self.one_decision = depth == "decision"
         self.noise = noise

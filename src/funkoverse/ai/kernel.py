@@ -142,6 +142,7 @@ def search(agent: ExpectimaxAgent) -> Any:
         "beam": agent.beam,
         "reply_beam": agent.reply_beam,
         "narrow": agent.narrow,
+        "beam_positions": agent.beam_positions,
     }
     twin = kernel_evaluator(agent.evaluator)
     held: tuple[dict[str, Any], Any, Any] | None = agent._kernel_search

@@ -31,7 +31,9 @@ def register(sub: Any) -> None:
             "first player every two games. Reports wins, draws (games stopped at the round "
             "limit), A's win rate (a draw counts half) with its 95% Wilson interval, and the "
             f"average game length. Agents: {names}; hard, expert and expectimax take a budget of "
-            "positions a turn (hard:positions=4000), mcts of simulations (mcts:simulations=400)."
+            "positions a turn (hard:positions=4000) and other search settings "
+            "(expert:positions=8000,width=2x1: docs/ai.md), mcts of simulations "
+            "(mcts:simulations=400)."
         ),
     )
     p.add_argument("--a", required=True, metavar="AGENT", help="the agent whose rate is reported")

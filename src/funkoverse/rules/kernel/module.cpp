@@ -584,6 +584,7 @@ SearchParams make_params(const py::dict& d) {
     p.reply_beam = d["reply_beam"].is_none() ? -1 : get<int>(d, "reply_beam");
     p.has_narrow = !d["narrow"].is_none();
     if (p.has_narrow) p.narrow = get<double>(d, "narrow");
+    p.beam_positions = get<long long>(d, "beam_positions");
     if (p.beam < -1 || p.reply_beam < -1) throw std::invalid_argument("a beam is None or at least 0");
     return p;
 }

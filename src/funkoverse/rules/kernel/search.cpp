@@ -10,7 +10,6 @@ namespace fk {
 
 namespace {
 
-constexpr long long BEAM_POSITIONS = 3000;  // expectimax.BEAM_POSITIONS
 constexpr double SHALLOW_SHARE = 1.0 / 3.0;  // expectimax.SHALLOW_SHARE
 
 // max(values, key=lambda v: v[seat]): the first of the best
@@ -232,7 +231,7 @@ Values Search::rest_of_turn(std::vector<State*>& children, int seat, Turn turn, 
     }
     int beam = P.beam;
     if (P.reply_beam >= 0 && turn != root) beam = P.reply_beam;  // a reply
-    if (beam >= 0 && positions - origin > BEAM_POSITIONS) beam = 1;
+    if (beam >= 0 && positions - origin > P.beam_positions) beam = 1;
     if (beam >= 0 && narrowed()) beam = 1;
     if (beam >= 0 && int(going.size()) > beam) {
         std::stable_sort(going.begin(), going.end(),

@@ -20,6 +20,7 @@ struct SearchParams {
     int reply_beam = -1;         // -1: None
     bool has_narrow = false;
     double narrow = 0.5;
+    long long beam_positions = 3000;  // expectimax.BEAM_POSITIONS, or the agent's own
 };
 
 class Search {
