@@ -216,7 +216,7 @@ def agent_factory(text: str) -> Callable[[int], Agent]:
     for pair in written.split(","):
         key, _, value = pair.strip().partition("=")
         if key not in keys:
-            known = ", ".join(f"{k}=N" for k in keys)
+            known = ", ".join(f"{k}=NxN" if k == "width" else f"{k}=N" for k in keys)
             raise UserError(
                 f"agent '{text[:60]}': {name} takes {known} (as {name}:{BUDGETS[name]}=N)"
             )
