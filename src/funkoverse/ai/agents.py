@@ -10,6 +10,7 @@ search budgets are counted in simulations, not seconds: the same seed, the same 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -181,6 +182,8 @@ SETTINGS: dict[str, dict[str, str]] = {
     "mcts": {"simulations": "simulations"},
 }
 BUDGETS: dict[str, str] = {name: next(iter(keys)) for name, keys in SETTINGS.items()}
+# an agent as written: a name, then optionally ":" and its settings
+_AGENT_SPEC = re.compile(r"(?P<name>[^:]*)(?::(?P<settings>.*))?", re.DOTALL)
 
 
 def _setting(text: str, name: str, key: str, value: str) -> Any:
@@ -203,10 +206,12 @@ def agent_factory(text: str) -> Callable[[int], Agent]:
     one is refused naming its fault."""
     from funkoverse.errors import UserError
 
-    name, _, written = text.strip().partition(":")
+    spelled = _AGENT_SPEC.fullmatch(text.strip())
+    assert spelled is not None  # the pattern matches any text
+    name, written = spelled["name"], spelled["settings"]
     if name not in AGENTS:
         raise UserError(f"unknown agent '{name[:40]}'; known: {', '.join(AGENTS)}")
-    if not _:
+    if written is None:
         return AGENTS[name]
     keys = SETTINGS.get(name)
     if keys is None:
