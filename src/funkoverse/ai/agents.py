@@ -94,15 +94,21 @@ def _expectimax(seed: int, settings: Settings | None = None) -> Agent:
     from funkoverse.ai.evaluate import FITTED, Evaluator
     from funkoverse.ai.expectimax import NARROW_SHARE, ExpectimaxAgent
 
-    mine = {**EXPERT, **(settings or {})}
     return ExpectimaxAgent(
         seed,
         depth=2,
         evaluator=Evaluator(FITTED),
         narrow=NARROW_SHARE,
-        in_python=None if settings else EXPERT_IN_PYTHON,
-        **mine,
+        **_search(EXPERT, EXPERT_IN_PYTHON, settings),
     )
+
+
+def _search(own: Settings, in_python: Settings, settings: Settings | None) -> Settings:
+    """A level's search settings: its own, or `settings` written over them, which then hold
+    wherever it searches; otherwise `in_python` where the Python search decides."""
+    if settings:
+        return {**own, **settings, "in_python": None}
+    return {**own, "in_python": in_python}
 
 
 def _level(name: str, seed: int, settings: Settings | None = None) -> Agent:
@@ -120,8 +126,7 @@ def _level(name: str, seed: int, settings: Settings | None = None) -> Agent:
         agent = GreedyAgent(
             seed,
             evaluator=Evaluator(FITTED),
-            in_python=None if settings else HARD_IN_PYTHON,
-            **{**HARD, **(settings or {})},
+            **_search(HARD, HARD_IN_PYTHON, settings),
         )
     else:
         agent = _expectimax(seed, settings)
@@ -143,7 +148,7 @@ EXPERT: Settings = {
     "turn_budget": 500_000,
 }
 # where the kernel does not play the game (a draft; FUNKOVERSE_ENGINE=python) a position
-# costs about fifty times as much: the levels take the budgets that kept them in time there
+# costs seventy to ninety times as much: the levels take the budgets that kept them in time there
 HARD_IN_PYTHON: Settings = {"beam": 6, "beam_positions": 3_000, "turn_budget": 2_000}
 EXPERT_IN_PYTHON: Settings = {
     "width": (2, 1),

@@ -49,7 +49,7 @@ choices on any machine.
 Where the compiled kernel is selected and plays the position, the same search runs there
 (kernel/search.cpp, with the evaluation of kernel/evaluate.cpp; `funkoverse.ai.kernel`): the
 same choices ranked in the same order with the same values, the same positions counted and
-cut, about fifty times faster. This module stays the reference, and searches wherever the
+cut, seventy to ninety times faster. This module stays the reference, and searches wherever the
 kernel does not: `FUNKOVERSE_ENGINE=python`, a position the kernel does not play (a draft)
 or cannot hold, `kernel=False`, and a subclass that changes the search's methods or the
 evaluator's. A change here is a change to search.cpp too (tests/test_ai_kernel.py).
@@ -89,6 +89,14 @@ _SEARCH = (
 )
 
 
+def _widths(width: int | tuple[int, ...]) -> tuple[int, ...]:
+    """A search's widths, one per turn (the last repeating), each at least 1."""
+    widths = (width,) if isinstance(width, int) else tuple(width)
+    if not widths or min(widths) < 1:
+        raise ValueError("depth and widths must be at least 1")
+    return widths
+
+
 class ExpectimaxAgent:
     """Searches `depth` whole turns (its own, then each reply), `width` choices wide at every
     decision (`width` may be a tuple: one width for the turn being decided, one for the next,
@@ -117,12 +125,11 @@ class ExpectimaxAgent:
         beam_positions: int = BEAM_POSITIONS,
         in_python: dict[str, Any] | None = None,
     ) -> None:
-        widths = (width,) if isinstance(width, int) else tuple(width)
-        if depth < 1 or not widths or min(widths) < 1:
+        if depth < 1:
             raise ValueError("depth and widths must be at least 1")
         self.rng = random.Random(seed)
         self.depth = depth
-        self.widths = widths
+        self.widths = _widths(width)
         self.evaluator = evaluator or Evaluator()
         self.turn_budget = turn_budget
         self.beam = beam
@@ -141,8 +148,8 @@ class ExpectimaxAgent:
         # same values, positions and choices); its search, made for the settings it holds
         self.kernel = kernel
         self._kernel_search: tuple[dict[str, object], Any, Any] | None = None
-        # the settings it takes once it searches in Python, where a position costs about fifty
-        # times as much (a level's budget for the kernel would take minutes there)
+        # the settings it takes once it searches in Python, where a position costs seventy to
+        # ninety times as much (a level's budget for the kernel would take minutes there)
         self.in_python = in_python
 
     # -- the agent interface ---------------------------------------------------
@@ -193,8 +200,7 @@ class ExpectimaxAgent:
         settings, self.in_python = self.in_python, None
         for name, value in (settings or {}).items():
             if name == "width":
-                value = (value,) if isinstance(value, int) else tuple(value)
-                name = "widths"
+                name, value = "widths", _widths(value)
             if not hasattr(self, name):
                 raise ValueError(f"no search setting {name!r}")
             setattr(self, name, value)
