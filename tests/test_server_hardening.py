@@ -16,8 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from funkoverse.server.app import create_app
-from funkoverse.server.guard import Limits
-from funkoverse.server.store import Store, Unavailable
+from funkoverse.server.store import Store
 from serverclient import auth, first_choice, hot_seat, new_game, play, served, view
 
 FLAGS = {
@@ -136,6 +135,8 @@ class Flaky(Store):
 
     def append(self, *args: Any, **kwargs: Any) -> None:
         if self.failing:
+            from funkoverse.server.store import Unavailable
+
             self.refused += 1
             raise Unavailable("database or disk is full")
         super().append(*args, **kwargs)
@@ -434,6 +435,8 @@ def test_an_unforeseen_error_names_no_exception_class_and_no_path(
 
 
 def test_creating_games_and_asking_hints_are_limited_per_address(tmp_path: Path) -> None:
+    from funkoverse.server.guard import Limits
+
     db = tmp_path / "games.db"
     with TestClient(
         create_app(db, thinking=False, limits=Limits(games=2, hints=2, burst=2))
