@@ -137,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
         ws="auto",
         ws_ping_interval=15.0,
         ws_ping_timeout=15.0,
+        # a view is compressed once per socket with per-message deflate: with many watchers
+        # that is most of a change's cost, and views after the first are small
+        ws_per_message_deflate=False,
     )
     server = uvicorn.Server(config)
     try:

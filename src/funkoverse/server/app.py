@@ -34,7 +34,7 @@ from funkoverse.server.games import Games, Room
 from funkoverse.server.guard import Guard, Limit, Limits, internal_error
 from funkoverse.server.inputs import MAX_BODY, fields, read_json, too_large
 from funkoverse.server.live import Live
-from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, check_ids
+from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, check_ids, refusals
 from funkoverse.server.store import Store
 
 WEB = Path(str(resources.files("funkoverse") / "web"))
@@ -109,8 +109,7 @@ def create_app(
     """The server's application, its games kept in the SQLite database `db`."""
     store = store if store is not None else Store(db)
     database = Database(store)
-    thinkers = Thinkers(workers) if thinking else None
-    games = Games(database, thinkers)
+    games = Games(database, None)
     limits = limits or Limits()
     making = Limit("new games", limits.games, limits.burst)
     hints = Limit("hints", limits.hints, limits.burst)
@@ -121,10 +120,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        games.thinkers = Thinkers(workers) if thinking else None
         await games.resume()
         yield
-        if thinkers is not None:
-            thinkers.close()
+        if games.thinkers is not None:
+            games.thinkers.close()
+            games.thinkers = None
         database.close()
 
     app = FastAPI(
@@ -165,7 +166,11 @@ def create_app(
         message = {404: "no such page", 405: "this method is not allowed here"}.get(
             exc.status_code, "bad request"
         )
-        return _error(exc.status_code, code, message)
+        response = _error(exc.status_code, code, message)
+        response.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # every method the path takes, from each route it matches
+            response.headers["Allow"] = ", ".join(sorted(_methods(app, request.scope)))
+        return response
 
     # -- the API -----------------------------------------------------------------
 
@@ -179,7 +184,7 @@ def create_app(
         the AI levels, and every card's text."""
         return box
 
-    @app.get("/api/maps/{map_id}")
+    @app.get("/api/maps/{map_id}", responses=refusals(404))
     async def map_data(map_id: str) -> dict[str, Any]:
         """A map's squares, walls, areas and layers, to draw it (a map id of `/api/content`)."""
         if map_id not in map_ids:
@@ -190,12 +195,8 @@ def create_app(
     @app.post(
         "/api/games",
         status_code=201,
-        openapi_extra={
-            "requestBody": {
-                "content": {"application/json": {"schema": NewGame.model_json_schema()}},
-                "required": True,
-            }
-        },
+        responses=refusals(400, 403, 413, 429, 503),
+        openapi_extra=body_of(NewGame),
     )
     async def create(request: Request) -> JSONResponse:
         """A new game; what is left out is drawn from the seed."""
@@ -221,11 +222,11 @@ def create_app(
             status_code=201,
         )
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=refusals(503))
     async def listing() -> dict[str, Any]:
         return {"games": await games.listing()}
 
-    @app.get("/api/games/{game}")
+    @app.get("/api/games/{game}", responses=refusals(400, 403, 404, 503))
     async def view(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
         room = await games.room(game)
         seat = _seat(room, _token(request), required=False)
@@ -233,12 +234,8 @@ def create_app(
 
     @app.post(
         "/api/games/{game}/choices",
-        openapi_extra={
-            "requestBody": {
-                "content": {"application/json": {"schema": ChoiceIn.model_json_schema()}},
-                "required": True,
-            }
-        },
+        responses=refusals(400, 401, 403, 404, 409, 413, 422, 503),
+        openapi_extra=body_of(ChoiceIn),
     )
     async def choose(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
         data = await _body(request)
@@ -251,12 +248,8 @@ def create_app(
 
     @app.post(
         "/api/games/{game}/undo",
-        openapi_extra={
-            "requestBody": {
-                "content": {"application/json": {"schema": UndoIn.model_json_schema()}},
-                "required": True,
-            }
-        },
+        responses=refusals(400, 401, 403, 404, 409, 413, 503),
+        openapi_extra=body_of(UndoIn),
     )
     async def undo(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
         data = await _body(request)
@@ -267,7 +260,7 @@ def create_app(
         await games.undo(room, seat, body.version, body.tokens)
         return games.view(room, seat, _clamped(since, room))
 
-    @app.get("/api/games/{game}/hint")
+    @app.get("/api/games/{game}/hint", responses=refusals(400, 401, 403, 404, 409, 429, 503))
     async def hint(game: str, request: Request) -> dict[str, Any]:
         """The search's best three choices for the seat that decides, with their estimated
         chance to win (the same search as the hard level)."""
@@ -278,7 +271,7 @@ def create_app(
         version = room.session.version
         return {"version": version, "hint": await games.hint(room, seat)}
 
-    @app.get("/api/games/{game}/preview")
+    @app.get("/api/games/{game}/preview", responses=refusals(400, 401, 403, 404, 503))
     async def preview_piece(
         game: str, request: Request, piece: str = Query(max_length=60)
     ) -> dict[str, Any]:
@@ -309,11 +302,11 @@ def create_app(
             ],
         }
 
-    @app.get("/api/games/{game}/replay")
+    @app.get("/api/games/{game}/replay", responses=refusals(404, 409, 503))
     async def replay(game: str) -> dict[str, Any]:
         return games.replay(await games.room(game))
 
-    @app.get("/api/games/{game}/at/{version}")
+    @app.get("/api/games/{game}/at/{version}", responses=refusals(400, 404, 409, 503))
     async def at(game: str, version: int) -> dict[str, Any]:
         return games.at(await games.room(game), version)
 
@@ -364,7 +357,50 @@ def create_app(
         return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's document, with the bodies read by hand described by their models."""
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            document = get_openapi(
+                title=app.title, version=app.version, summary=app.summary, routes=app.routes
+            )
+            found = document.setdefault("components", {}).setdefault("schemas", {})
+            for model in (NewGame, ChoiceIn, UndoIn):
+                schema = model.model_json_schema(ref_template=REF + "{model}")
+                found.update(schema.pop("$defs", {}))
+                found[model.__name__] = schema
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return Guard(app, allowed_origins)
+
+
+REF = "#/components/schemas/"
+
+
+def body_of(model: type[Any]) -> dict[str, Any]:
+    """A route's JSON body in the OpenAPI document (read by `inputs.read_json`, then checked
+    against `model`, so that the spec's order of refusals holds)."""
+    return {
+        "requestBody": {
+            "content": {"application/json": {"schema": {"$ref": REF + model.__name__}}},
+            "required": True,
+        }
+    }
+
+
+def _methods(app: FastAPI, scope: Any) -> set[str]:
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches({**scope, "method": "GET"})
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return methods
 
 
 def _clamped(since: int | None, room: Room) -> int | None:

@@ -23,13 +23,18 @@ class Database:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="games-db")
+        self._thread: ThreadPoolExecutor | None = None
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` on the database thread; its exception (`Unavailable`) is raised here."""
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="games-db")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, functools.partial(fn, *args))
 
     def close(self) -> None:
-        self._thread.shutdown(wait=True)
+        """Finish what was asked, and close the database (the next call opens it again)."""
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
         self.store.close()

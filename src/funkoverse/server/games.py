@@ -352,9 +352,9 @@ class Games:
             [],
             joined,
         )
-        self._adopt(room, fork, start)
         if joined is not None and info is not None:
             info.joined = True
+        self._adopt(room, fork, start)
 
     def _adopt(self, room: Room, fork: Session, changed_from: int) -> None:
         """The written fork is the game now; every watcher is told (queued, not awaited)."""

@@ -89,6 +89,35 @@ class UndoIn(BaseModel):
     tokens: list[str] = Field(default_factory=list, max_length=8)
 
 
+class ErrorDetail(BaseModel):
+    code: str = Field(description="a word of server-api.md's table (bad_request, stale, ...)")
+    message: str = Field(description="one line for a person")
+
+
+class ErrorOut(BaseModel):
+    """Every refusal of the API (server-api.md): it changed nothing."""
+
+    error: ErrorDetail
+
+
+_WHEN = {
+    400: "a malformed body, a missing or mistyped field, an unknown content id",
+    401: "acting without a seat token",
+    403: "a token of no seat of this game, or a request from a page of another site",
+    404: "no such game (or map)",
+    409: "stale, not your turn, finished, not finished, nothing to undo",
+    413: "a body over 64 KiB",
+    422: "a choice that is not legal, citing the rule",
+    429: "too many requests of this kind from one address",
+    503: "the database cannot take the write now: nothing changed, try again",
+}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI answers of a route's refusals."""
+    return {status: {"model": ErrorOut, "description": _WHEN[status]} for status in statuses}
+
+
 def _ids(catalog: Mapping[str, Any], box: str) -> set[str]:
     return {entry["id"] for entry in catalog.get(box, [])}
 

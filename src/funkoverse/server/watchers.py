@@ -57,7 +57,8 @@ class Watcher:
         while True:
             text = await self.queue.get()
             try:
-                await asyncio.wait_for(self.send_text(text), SEND_TIMEOUT)
+                async with asyncio.timeout(SEND_TIMEOUT):
+                    await self.send_text(text)
             except asyncio.CancelledError:
                 raise
             except TimeoutError:
