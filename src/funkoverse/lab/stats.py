@@ -56,35 +56,47 @@ class Game:
         return chars.split("+"), [i for i in items.split("+") if i]
 
 
+# The columns the report reads: never a game's log or spec, the bulk of a store.
+READ_COLUMNS = (
+    "game_id",
+    "scenario",
+    "map",
+    "team_a",
+    "team_b",
+    "agent_a",
+    "agent_b",
+    "bars",
+    "a_side",
+    "first_player",
+    "winner",
+    "rounds",
+    "abilities",
+    "items",
+)
+
+
 def load_games(path: Path) -> list[Game]:
-    """Every game of a results store."""
+    """Every game of a results store, read column by column as the report needs them."""
     if not path.is_file():
         raise UserError(f"{path}: no such results store")
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        db.row_factory = sqlite3.Row
-        rows = db.execute("SELECT * FROM games ORDER BY game_id").fetchall()
+        columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+        wanted = list(READ_COLUMNS)
+        if "last_first_player" not in columns:
+            # written before the starting first player was kept: its first_player column
+            # holds the last round's, so who went first is read from the spec
+            wanted[wanted.index("first_player")] = "json_extract(spec, '$.first_player')"
+        rows = db.execute(f"SELECT {', '.join(wanted)} FROM games ORDER BY game_id").fetchall()
     except sqlite3.DatabaseError as e:
         raise UserError(f"{path}: not a results store ({e})") from None
-    out = [
-        Game(
-            r["game_id"],
-            r["scenario"],
-            r["map"],
-            r["team_a"],
-            r["team_b"],
-            r["agent_a"],
-            r["agent_b"],
-            tuple(json.loads(r["bars"])),
-            r["a_side"],
-            r["first_player"],
-            r["winner"],
-            r["rounds"],
-            json.loads(r["abilities"]),
-            json.loads(r["items"]),
-        )
-        for r in rows
-    ]
+    out = []
+    for r in rows:
+        fields = dict(zip(READ_COLUMNS, r, strict=True))
+        for name in ("abilities", "items"):
+            fields[name] = json.loads(fields[name])
+        fields["bars"] = tuple(json.loads(fields["bars"]))
+        out.append(Game(**fields))
     db.close()
     return out
 
@@ -371,6 +383,11 @@ class Worth:
     free: Rate
 
     @property
+    def comparable(self) -> bool:
+        """Whether free games of the same matchups exist to measure the bar against."""
+        return self.free.games > 0 and self.barred.games > 0
+
+    @property
     def worth(self) -> float:
         return self.free.rate - self.barred.rate
 
@@ -380,7 +397,7 @@ def worth(games: Sequence[Game], owners: dict[str, str]) -> list[Worth]:
     against the same side's score in the same matchups without bars. A bar on both sides
     counts the side that has the card (games where both or neither have it are left out);
     an action barred to both sides is symmetric and measures nothing."""
-    free: dict[tuple[str, ...], list[Game]] = defaultdict(list)
+    free: dict[tuple[object, ...], list[Game]] = defaultdict(list)
     for g in games:
         if not g.bars:
             free[_pairing(g)].append(g)
@@ -407,11 +424,12 @@ def worth(games: Sequence[Game], owners: dict[str, str]) -> list[Worth]:
                 if len(sides) == 1:
                     seen.add(f.game_id)
                     w.free.add(f.score_a if sides[0] == "a" else 1 - f.score_a)
-    return sorted(out.values(), key=lambda w: -w.worth)
+    return sorted(out.values(), key=lambda w: (not w.comparable, -w.worth))
 
 
-def _pairing(g: Game) -> tuple[str, ...]:
-    return (g.scenario, g.map, g.team_a, g.team_b, g.agent_a, g.agent_b)
+def _pairing(g: Game) -> tuple[object, ...]:
+    """A matchup whichever team was team A (a --focus run puts its card's team there)."""
+    return (g.scenario, g.map, *sorted(((g.team_a, g.agent_a), (g.team_b, g.agent_b))))
 
 
 def _holds(g: Game, who: str, bar: Any, owners: dict[str, str]) -> bool:
