@@ -91,6 +91,7 @@ class GameTask:
     bars: tuple[str, ...] = ()
     max_rounds: int = DEFAULT_MAX_ROUNDS
     content: tuple[str, ...] = field(default=())
+    master_seed: int | None = None  # the plan's: None in plans stored before it was kept
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -162,8 +163,9 @@ def matchups(
 ) -> list[Matchup]:
     """Every pair of teams with no character in common, on every scenario and map (a
     scenario's own first map when none is given), checked to build. With `focus` (character
-    or item ids), only the pairs where a team has one of them: a card measured against
-    every team."""
+    or item ids), only the pairs where a team has one of them, that team as team A: a card
+    measured against every team. With two agents, every pair is played both ways: team A
+    with `agent_a` against team B with `agent_b`, and the other way round."""
     agent_factory(agent_a)
     agent_factory(agent_b or agent_a)
     if max_rounds < 1:
@@ -182,6 +184,9 @@ def matchups(
         if f not in ids and f not in items:
             raise UserError(f"--focus {f}: not a character of the roster nor an item given")
     made = teams(ids, size, items)
+    # two agents: each matchup played both ways, so that no team's figures are its agent's
+    second = agent_b or agent_a
+    sides = [(agent_a, second)] if second == agent_a else [(agent_a, second), (second, agent_a)]
     out: list[Matchup] = []
     for sid in scenarios:
         if sid not in all_scenarios:
@@ -194,9 +199,10 @@ def matchups(
                     continue
                 if focus and not any(_has(a, f) or _has(b, f) for f in focus):
                     continue
-                out.append(
-                    Matchup(sid, map_id, a, b, agent_a, agent_b or agent_a, tuple(bars), max_rounds)
-                )
+                if focus and not any(_has(a, f) for f in focus):
+                    a, b = b, a  # the focused team is team A, whom a= bars bar
+                for x, y in sides:
+                    out.append(Matchup(sid, map_id, a, b, x, y, tuple(bars), max_rounds))
     if not out:
         raise UserError("no matchup: every two teams of this roster share a character")
     for m in {(m.scenario, m.map): m for m in out}.values():
@@ -263,6 +269,7 @@ def plan(
                     bars=tuple(b.text() for b in m.bars),
                     max_rounds=m.max_rounds,
                     content=tuple(content),
+                    master_seed=master_seed,
                 )
             )
     return out
