@@ -202,3 +202,62 @@ def test_the_server_shows_the_latest_report(
         page = client.get("/report")
         assert page.status_code == 200
         assert page.text == (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_bar_with_no_free_games_to_compare_is_not_given_a_worth(tmp_path: Path) -> None:
+    """Barred games whose matchups were never played free: no "from 0% to 55%, worth -55
+    points", but words saying there is nothing to compare with and how to get it."""
+    db = tmp_path / "results.db"
+    common = [
+        "simulate",
+        "--agent",
+        "random",
+        "--max-rounds",
+        "6",
+        "--games",
+        "4",
+        "--out",
+        str(db),
+    ]
+    assert main([*common, "--roster", "priestess,villager,wonder-woman,dracula"]) == 0
+    assert (
+        main(
+            [*common, "--roster", "the-cheetah,villager,priestess,wonder-woman"]
+            + ["--focus", "the-cheetah", "--bar", "a=ability:savage-hunger"]
+        )
+        == 0
+    )
+    out = tmp_path / "report"
+    assert main(["report", str(db), "--out", str(out), "--bootstrap", "0"]) == 0
+    (row,) = _csv(out, "restricted.csv")
+    assert int(row["games_barred"]) > 0 and int(row["games_free"]) == 0
+    assert row["worth"] == "" and row["rate_free"] == ""
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "pts" not in page and "worth -" not in page
+    assert "nothing to compare with" in page
+    assert "Barring Savage Hunger is not measured" in page
+
+
+def test_the_report_reads_no_log(
+    report: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The logs are most of a store (about 330 MB of 63,000 games): the report reads only the
+    columns its figures need."""
+    db, _ = report
+    read: set[str] = set()
+    connect = sqlite3.connect
+
+    def watched(*args: object, **kwargs: object) -> sqlite3.Connection:
+        con = connect(*args, **kwargs)  # type: ignore[arg-type]
+
+        def note(action: int, table: str | None, column: str | None, *_: object) -> int:
+            if action == sqlite3.SQLITE_READ and table == "games" and column:
+                read.add(column)
+            return sqlite3.SQLITE_OK
+
+        con.set_authorizer(note)
+        return con
+
+    monkeypatch.setattr(sqlite3, "connect", watched)
+    assert main(["report", str(db), "--out", str(tmp_path / "r"), "--bootstrap", "0"]) == 0
+    assert read and "log" not in read and "spec" not in read

@@ -25,6 +25,10 @@ from funkoverse.lab.bars import parse_bar
 from funkoverse.lab.stats import Game, Rate, Rating
 
 PAGE = "index.html"
+NOTHING_TO_COMPARE = (
+    "no game of the same matchups was played without bars, so there is nothing to compare "
+    "with; play the same plan without --bar into this store"
+)
 LATEST = "latest-report.json"
 
 
@@ -254,8 +258,8 @@ def _write_csvs(out: Path, f: dict[str, object]) -> None:
                 w.barred.games,
                 f"{w.barred.rate:.4f}",
                 w.free.games,
-                f"{w.free.rate:.4f}",
-                f"{w.worth:.4f}",
+                f"{w.free.rate:.4f}" if w.comparable else "",
+                f"{w.worth:.4f}" if w.comparable else "",
             )
             for w in worth
         ],
@@ -316,7 +320,11 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
             "of the games it could be."
         )
     worth: list[stats.Worth] = f["worth"]  # type: ignore[assignment]
-    if worth:
+    for w in (w for w in worth if not w.comparable):
+        out.append(
+            f"Barring {_bar_name(w.bar, _card_names())} is not measured: {NOTHING_TO_COMPARE}"
+        )
+    if worth and worth[0].comparable:
         w = worth[0]
         out.append(
             f"Barring {_bar_name(w.bar, _card_names())} moves its side's win rate from {_ci(w.free)} to {_ci(w.barred)}: "
@@ -626,7 +634,7 @@ def _page(results: Path, f: dict[str, object], names: dict[str, str]) -> str:
                         _ci(w.barred),
                         str(w.free.games),
                         _ci(w.free) if w.free.games else "-",
-                        f"{100 * w.worth:+.0f} pts",
+                        f"{100 * w.worth:+.0f} pts" if w.comparable else _esc(NOTHING_TO_COMPARE),
                     )
                     for w in worth
                 ],
