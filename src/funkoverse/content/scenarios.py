@@ -104,6 +104,20 @@ def load_scenarios() -> Mapping[str, Scenario]:
     return found
 
 
+def default_map(scenario_id: str) -> str:
+    """The map a scenario is played on when none is named: the first of its maps that this
+    program has (the lab's, the RL environment's)."""
+    from funkoverse.content.maps import load_map
+
+    for map_id in scenario(scenario_id).maps:
+        try:
+            load_map(map_id)
+        except UserError:
+            continue
+        return map_id
+    raise UserError(f"scenario '{scenario_id}': none of its maps is here; give one with --map")
+
+
 def scenario(scenario_id: str) -> Scenario:
     known = load_scenarios()
     if scenario_id not in known:

@@ -18,8 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from funkoverse.ai.agents import agent_factory
 from funkoverse.content.characters import load_characters
-from funkoverse.content.maps import load_map
-from funkoverse.content.scenarios import load_scenarios
+from funkoverse.content.scenarios import default_map, load_scenarios
 from funkoverse.content.setups import build
 from funkoverse.content.statuses import load_items
 from funkoverse.errors import UserError
@@ -193,7 +192,7 @@ def matchups(
             raise UserError(
                 f"--scenario: unknown scenario '{sid}'; known: {', '.join(sorted(all_scenarios))}"
             )
-        for map_id in maps or (_default_map(sid),):
+        for map_id in maps or (default_map(sid),):
             for a, b in itertools.combinations(made, 2):
                 if set(a.characters) & set(b.characters):
                     continue
@@ -212,17 +211,6 @@ def matchups(
 
 def _has(team: Team, card: str) -> bool:
     return card in team.characters or any(i == card for i, _ in team.items)
-
-
-def _default_map(scenario_id: str) -> str:
-    """The first of the scenario's maps that this program has."""
-    for map_id in load_scenarios()[scenario_id].maps:
-        try:
-            load_map(map_id)
-        except UserError:
-            continue
-        return map_id
-    raise UserError(f"scenario '{scenario_id}': none of its maps is here; give one with --map")
 
 
 def spec_of(m: Matchup, index: int) -> SetupSpec:
