@@ -14,6 +14,7 @@ import ctypes
 import importlib
 import math
 import os
+import re
 import signal
 import socket
 import sys
@@ -39,6 +40,7 @@ GUESS_SECONDS = {"random": 0.04, "greedy": 0.5, "easy": 0.3, "normal": 0.5}
 PROBE_SECONDS = 5.0  # how long a Ray address may take to answer before the run is refused
 WATCH_SECONDS = 1.0  # how often a worker looks for its parent
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+_ADDRESS = re.compile(r"(?:ray://)?\[?(?P<host>[^\[\]]+?)\]?[:](?P<port>\d+)")  # HOST:PORT
 
 
 @dataclass
@@ -174,11 +176,11 @@ def probe_address(address: str) -> None:
     """Refuse at once, in one line, a Ray address where nothing answers (Ray itself retries
     for minutes). Only a HOST:PORT address (or ray://HOST:PORT) is probed; 'auto' and the
     like are Ray's to find."""
-    host, sep, port = address.removeprefix("ray://").rpartition(":")
-    if not sep or not port.isdigit() or not host:
+    found = _ADDRESS.fullmatch(address.strip())
+    if found is None:
         return
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS):
+        with socket.create_connection((found["host"], int(found["port"])), timeout=PROBE_SECONDS):
             pass
     except OSError as e:
         reason = e.strerror or type(e).__name__
