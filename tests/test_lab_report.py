@@ -403,3 +403,27 @@ def test_progress_is_logged_in_lines_when_not_on_a_terminal(
     assert lines[0] == "simulate: 0 of 6 games (0%)"
     assert lines[-1].startswith("simulate: 6 of 6 games (100%), ")
     assert len(lines) >= 6
+
+
+def test_a_store_from_before_the_starting_first_player_is_read_from_its_specs(
+    report: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Older stores held the last round's First Player under `first_player`: the report reads
+    who went first from the specs instead, and simulate's store upgrades it in place."""
+    import shutil
+
+    from funkoverse.lab.store import Store
+
+    db, out = report
+    old = tmp_path / "old.db"
+    shutil.copy(db, old)
+    con = sqlite3.connect(old)
+    con.execute("ALTER TABLE games DROP COLUMN first_player")
+    con.execute("ALTER TABLE games RENAME COLUMN last_first_player TO first_player")
+    con.commit()
+    con.close()
+    again = tmp_path / "again"
+    assert main(["report", str(old), "--out", str(again), "--bootstrap", "0"]) == 0
+    assert _csv(again, "first_player.csv") == _csv(out, "first_player.csv")
+    with Store(old) as store, Store(db) as new:
+        assert store.results() == new.results()

@@ -107,8 +107,8 @@ def content_of(path: Path) -> tuple[str, ...]:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         found: set[str] = set()
-        for (task,) in db.execute("SELECT task FROM plan"):
-            found.update(json.loads(task).get("content", ()))
+        for (content,) in db.execute("SELECT DISTINCT json_extract(task, '$.content') FROM plan"):
+            found.update(json.loads(content or "[]"))
     finally:
         db.close()
     return tuple(sorted(found))
