@@ -412,10 +412,10 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     if ranked:
         cid, r = ranked[0]
         out.append(
-            f"{names.get(cid, cid)}'s teams win {_ci(r)} of their {where} games ({r.games} games)."
+            f"{names.get(cid, cid)}'s teams win {_ci(r)} of their {where} games ({r.games:,} games)."
         )
         cid, r = ranked[-1]
-        out.append(f"{names.get(cid, cid)}'s teams win the least: {_ci(r)} ({r.games} games).")
+        out.append(f"{names.get(cid, cid)}'s teams win the least: {_ci(r)} ({r.games:,} games).")
     fitted: Fit = f["model"]  # type: ignore[assignment]
     people = [r for r in fitted.ratings if r.kind == "character"]
     if people:
@@ -434,7 +434,7 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     draws = sum(1 for g in games if g.winner is None)
     if draws:
         out.append(
-            f"{draws} of {len(games)} games ({_pct(draws / len(games))}) reached the round limit unfinished."
+            f"{draws:,} of {len(games):,} games ({_pct(draws / len(games))}) reached the round limit unfinished."
         )
     abilities: dict[str, stats.Usage] = f["abilities"]  # type: ignore[assignment]
     if abilities:
@@ -629,8 +629,9 @@ def _heatmap(matrix: dict[tuple[str, str], Rate], order: list[str], names: dict[
     width = left + size + longest // 2 + 20
     legend_y = top + size + int(longest * 0.87) + 30
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
-        f'height="{legend_y + 40}" role="img" aria-label="matchup win-rate matrix">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{legend_y + 40}" '
+        f'viewBox="0 0 {width} {legend_y + 40}" style="max-width:100%;height:auto" '
+        'role="img" aria-label="matchup win-rate matrix">'
     ]
     for i, a in enumerate(order):
         y = top + i * cell
@@ -887,8 +888,8 @@ def _page(results: Path, f: dict[str, object], names: dict[str, str]) -> str:
         "<meta name='viewport' content='width=device-width,initial-scale=1'>",
         f"<title>Funkoverse balance report</title><style>{CSS}</style></head><body>",
         "<h1>Funkoverse balance report</h1>",
-        f"<p class='note'>From {_esc(results.name)}: {len(games)} games without bars"
-        f" ({f['restricted']} more with bars), {len(teams)} teams, agents {_esc(', '.join(agents))}. "
+        f"<p class='note'>From {_esc(results.name)}: {len(games):,} games without bars"
+        f" ({f['restricted']:,} more with bars), {len(teams)} teams, agents {_esc(', '.join(agents))}. "
         "A draw (stopped at the round limit) counts half. Intervals are 95%: Wilson for rates; "
         "for ratings, from the fit's information (widened when the model misfits); for ranks, "
         "from bootstrap resamples of the games. The figures are also CSV files beside this "
@@ -920,8 +921,9 @@ def _page(results: Path, f: dict[str, object], names: dict[str, str]) -> str:
     lo, hi = first.ci
     parts.append(
         f"<h2>First player</h2><p id='first-player' data-games='{first.games}' "
-        f"data-rate='{first.rate:.4f}' data-lo='{lo:.4f}' data-hi='{hi:.4f}'>The first player "
-        f"wins {_ci(first)} of {first.games} games.</p>"
+        f"data-rate='{first.rate:.4f}' data-lo='{lo:.4f}' data-hi='{hi:.4f}'>The side that went "
+        f"first (the First Player of round 1; the marker then passes every round) wins "
+        f"{_ci(first)} of {first.games:,} games.</p>"
     )
     for by in ("scenario", "map"):
         groups: dict[str, stats.Balance] = f[by]  # type: ignore[assignment]
