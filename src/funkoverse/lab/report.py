@@ -165,23 +165,15 @@ def _figures(
 
 # --------------------------------------------------------------------------- CSV
 
-GAME_COLUMNS = (
-    "game_id",
-    "scenario",
-    "map",
-    "team_a",
-    "team_b",
-    "agent_a",
-    "agent_b",
-    "bars",
-    "a_side",
-    "first_player",
-    "winner",
-    "rounds",
-    "points_a",
-    "points_b",
-    "seed",
-)
+# games.csv: what the report reads of a game, less the use of cards (in abilities.csv)
+GAME_COLUMNS = tuple(c for c in stats.READ_COLUMNS if c not in ("abilities", "items"))
+
+
+def _cell(value: object) -> object:
+    """A game's field as games.csv writes it: bars space separated, nothing for None."""
+    if isinstance(value, tuple):
+        return " ".join(value)
+    return "" if value is None else value
 
 
 def _rating_row(r: Rating) -> tuple[object, ...]:
@@ -275,26 +267,7 @@ def _write_csvs(out: Path, f: dict[str, object]) -> None:
     write(
         "games.csv",
         GAME_COLUMNS,
-        [
-            (
-                g.game_id,
-                g.scenario,
-                g.map,
-                g.team_a,
-                g.team_b,
-                g.agent_a,
-                g.agent_b,
-                " ".join(g.bars),
-                g.a_side,
-                g.first_player or "",
-                g.winner or "",
-                g.rounds,
-                g.points_a,
-                g.points_b,
-                g.seed,
-            )
-            for g in games
-        ],
+        [[_cell(getattr(g, c)) for c in GAME_COLUMNS] for g in games],
     )
     first: Rate = f["first"]  # type: ignore[assignment]
     write(

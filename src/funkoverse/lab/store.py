@@ -74,36 +74,6 @@ RESULT_COLUMNS = (
 )
 
 
-# The columns of a game's row, in the order `Store.add` writes them.
-GAME_COLUMNS = (
-    "game_id",
-    "matchup",
-    "idx",
-    "scenario",
-    "map",
-    "team_a",
-    "team_b",
-    "agent_a",
-    "agent_b",
-    "bars",
-    "a_side",
-    "first_player",
-    "last_first_player",
-    "winner_side",
-    "winner",
-    "points_a",
-    "points_b",
-    "rounds",
-    "abilities",
-    "items",
-    "forced",
-    "spec",
-    "seed",
-    "log",
-    "seconds",
-)
-
-
 def _upgrade(db: sqlite3.Connection) -> None:
     """A store written before the starting first player was kept: its `first_player` held
     the last round's; it becomes `last_first_player`, and `first_player` is read again from
@@ -203,37 +173,38 @@ class Store:
     def add(self, task: GameTask, record: GameRecord) -> bool:
         """Store a finished game in one transaction; False when it was stored already."""
         b_side = "light" if task.a_side == "dark" else "dark"
+        row = {
+            "game_id": task.game_id,
+            "matchup": task.matchup,
+            "idx": task.index,
+            "scenario": task.scenario,
+            "map": task.map,
+            "team_a": task.team_a,
+            "team_b": task.team_b,
+            "agent_a": task.agent_a,
+            "agent_b": task.agent_b,
+            "bars": json.dumps(list(task.bars)),
+            "a_side": task.a_side,
+            "first_player": record.first_player,
+            "last_first_player": record.last_first_player,
+            "winner_side": record.winner_side,
+            "winner": record.winner,
+            "points_a": record.points.get(task.a_side, 0),
+            "points_b": record.points.get(b_side, 0),
+            "rounds": record.rounds,
+            "abilities": json.dumps(record.abilities, sort_keys=True),
+            "items": json.dumps(record.items, sort_keys=True),
+            "forced": record.forced,
+            "spec": task.spec,
+            "seed": task.seed,
+            "log": json.dumps(record.log, separators=(",", ":")),
+            "seconds": record.seconds,
+        }
         with self.db:
             cur = self.db.execute(
-                f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})",
-                (
-                    task.game_id,
-                    task.matchup,
-                    task.index,
-                    task.scenario,
-                    task.map,
-                    task.team_a,
-                    task.team_b,
-                    task.agent_a,
-                    task.agent_b,
-                    json.dumps(list(task.bars)),
-                    task.a_side,
-                    record.first_player,
-                    record.last_first_player,
-                    record.winner_side,
-                    record.winner,
-                    record.points.get(task.a_side, 0),
-                    record.points.get(b_side, 0),
-                    record.rounds,
-                    json.dumps(record.abilities, sort_keys=True),
-                    json.dumps(record.items, sort_keys=True),
-                    record.forced,
-                    task.spec,
-                    task.seed,
-                    json.dumps(record.log, separators=(",", ":")),
-                    record.seconds,
-                ),
+                f"INSERT OR IGNORE INTO games ({', '.join(row)}) "
+                f"VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()),
             )
         return cur.rowcount == 1
 
