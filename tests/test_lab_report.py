@@ -427,3 +427,19 @@ def test_a_store_from_before_the_starting_first_player_is_read_from_its_specs(
     assert _csv(again, "first_player.csv") == _csv(out, "first_player.csv")
     with Store(old) as store, Store(db) as new:
         assert store.results() == new.results()
+
+
+def test_two_agents_are_rated_apart_from_the_cards(tmp_path: Path) -> None:
+    """Greedy against random, each pair of teams played both ways: the fit gives the agents
+    their own ratings, so no card is credited with greedy's wins."""
+    db = tmp_path / "mixed.db"
+    argv = ["simulate", "--roster", ROSTER, "--agent-a", "greedy", "--agent-b", "random"]
+    assert main([*argv, "--games", "4", "--max-rounds", "10", "--out", str(db)]) == 0
+    out = tmp_path / "report"
+    assert main(["report", str(db), "--out", str(out), "--bootstrap", "0"]) == 0
+    ratings = {(r["kind"], r["card"]): float(r["elo"]) for r in _csv(out, "ratings.csv")}
+    assert ratings[("agent", "greedy")] > 300 > -300 > ratings[("agent", "random")]
+    assert all(abs(v) < 200 for (kind, _), v in ratings.items() if kind == "character")
+    teams = {r["team"]: float(r["win_rate"]) for r in _csv(out, "teams.csv")}
+    assert all(0.3 < rate < 0.7 for rate in teams.values())  # each team half with each agent
+    assert "the fit rates each agent too" in (out / "index.html").read_text(encoding="utf-8")

@@ -393,11 +393,14 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     people = [r for r in fitted.ratings if r.kind == "character"]
     if people:
         top = people[0]
-        sure = "clearly above" if top.lo > 0 else "above, though not surely,"
+        rating = f"({top.elo:+.0f} Elo, 95% [{ELO * top.lo:+.0f}, {ELO * top.hi:+.0f}])"
+        who = names.get(top.card, top.card)
         out.append(
-            f"By Bradley-Terry rating {names.get(top.card, top.card)} is the strongest character "
-            f"({top.elo:+.0f} Elo, 95% [{ELO * top.lo:+.0f}, {ELO * top.hi:+.0f}]), "
-            f"{sure} the average card."
+            f"By Bradley-Terry rating {who} is the strongest character {rating}, clearly above "
+            "the average card."
+            if top.lo > 0
+            else f"By Bradley-Terry rating {who} rates highest {rating}, not surely above the "
+            "average card."
         )
     out.extend(_model_words(fitted, names))
     first: Rate = f["first"]  # type: ignore[assignment]
