@@ -185,3 +185,16 @@ def test_an_unreachable_ray_address_fails_at_once_and_leaves_no_store(tmp_path: 
     assert done.stderr.count("\n") == 1 and "--address 127.0.0.1:1" in done.stderr
     assert "no Ray cluster answers there" in done.stderr
     assert not out.exists()
+
+
+def test_a_run_that_cannot_start_leaves_no_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "results.db"
+    small = ["simulate", "--roster", "the-cheetah,priestess", "--size", "1", "--out", str(out)]
+    assert main([*small, "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "ray", None)  # Ray not installed
+    assert main([*small, "--backend", "ray"]) == 2
+    assert "pip install -e '.[lab]'" in capsys.readouterr().err
+    assert not out.exists()

@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     from funkoverse.content.statuses import load_items
     from funkoverse.lab.bars import parse_bar
     from funkoverse.lab.plan import matchups, plan
-    from funkoverse.lab.run import probe_address
+    from funkoverse.lab.run import check_backend
     from funkoverse.lab.run import run as run_plan
     from funkoverse.lab.store import Store
 
@@ -161,8 +161,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(f"{len(found)} matchups{both}, {len(tasks)} games")
         return 0
-    if args.address:
-        probe_address(args.address)  # before the store: a failed start leaves nothing
+    check_backend(args.backend, args.workers, args.address)  # before the store is made
     with Store(args.out) as store:
         store.check_plan(tasks)
         store.set_meta("last_run", {"argv": sys.argv[1:], "seed": args.seed})

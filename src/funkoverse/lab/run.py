@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import importlib
+import importlib.util
 import math
 import os
 import re
@@ -69,10 +70,7 @@ def run(
 ) -> RunStats:
     """Play every task of the plan that the store lacks, storing each as it finishes;
     `progress` "bar" (a terminal's) or "lines" (a log's) shows how far it is."""
-    if backend not in BACKENDS:
-        raise UserError(f"--backend {backend}: the backends are {', '.join(BACKENDS)}")
-    if workers < 1:
-        raise UserError(f"--workers must be at least 1, not {workers}")
+    check_backend(backend, workers)
     store.add_plan(tasks)
     todo = store.pending(tasks)
     stats = RunStats(planned=len(tasks), already=len(tasks) - len(todo))
@@ -170,6 +168,19 @@ def batches(todo: Sequence[GameTask], seconds_a_game: float) -> Iterator[list[Ga
 def guess_seconds(task: GameTask) -> float:
     """A first guess of how long one game of this task takes (its slower agent)."""
     return max(GUESS_SECONDS.get(a, 2.0) for a in (task.agent_a, task.agent_b))
+
+
+def check_backend(backend: str, workers: int, address: str | None = None) -> None:
+    """Refuse in one line, before anything is written, a run that cannot start: an unknown
+    backend, no workers, Ray missing, a Ray address where nothing answers."""
+    if backend not in BACKENDS:
+        raise UserError(f"--backend {backend}: the backends are {', '.join(BACKENDS)}")
+    if workers < 1:
+        raise UserError(f"--workers must be at least 1, not {workers}")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise UserError(RAY_INSTALL)
+    if address:
+        probe_address(address)
 
 
 def probe_address(address: str) -> None:
