@@ -85,3 +85,22 @@ def test_a_broken_fan_file_names_file_field_and_fix(
     (broken / "cards").mkdir()
     assert main(["play", "--content", str(broken)]) == 2
     assert "folder 'cards' is not a kind of content" in capsys.readouterr().err
+
+
+def test_a_fan_ability_taking_a_shipped_id_is_refused_naming_both_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fan ability called savage-hunger would take the Cheetah's uses in the report and her
+    bars: refused, naming the fan file, the field and the shipped card's file."""
+    fan = tmp_path / "fan"
+    shutil.copytree(FAN, fan)
+    card = fan / "characters" / "the-gardener.toml"
+    card.write_text(card.read_text().replace('id = "thorn-lash"', 'id = "savage-hunger"'))
+    assert main(["content", "check", str(fan)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert f"{card}: field 'abilities[0].id'" in err
+    assert "a shipped ability is already called 'savage-hunger'" in err
+    assert "characters/the-cheetah.toml" in err
+    assert main(["simulate", "--content", str(fan), "--dry-run"]) == 2
+    assert "savage-hunger" in capsys.readouterr().err

@@ -356,6 +356,19 @@ def create_app(
             )
         return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
+    @app.get("/report/{name}", include_in_schema=False)
+    async def report_file(name: str) -> Response:
+        """A CSV file of the latest report, found by its name in the report folder's listing
+        (a name, never a path)."""
+        page = latest_report(db)
+        files = {p.name: p for p in page.parent.glob("*.csv")} if page is not None else {}
+        if name not in files:
+            known = ", ".join(sorted(files)) or "none: no report yet"
+            return _error(404, "not_found", f"no report file '{name[:80]}'; the files: {known}")
+        return FileResponse(
+            files[name], media_type="text/csv", headers={"Cache-Control": "no-cache"}
+        )
+
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     def openapi() -> dict[str, Any]:
