@@ -167,6 +167,48 @@ def test_a_full_disk_refuses_choices_with_503_and_loses_nothing(tmp_path: Path) 
         server.stop()
 
 
+def test_a_write_waiting_on_a_locked_database_holds_up_no_other_request(tmp_path: Path) -> None:
+    import threading
+
+    db = tmp_path / "games.db"
+    server = LiveServer(db).start()
+    try:
+        made = server.post("/api/games", {**HOT_SEAT, "seed": 9})
+        game = made["game"]
+        tokens = {s: t["token"] for s, t in made["seats"].items()}
+        v = server.get(f"/api/games/{game}")
+        mine = server.get(f"/api/games/{game}", tokens[v["decider"]])
+        other = sqlite3.connect(str(db), isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        answered: list[int] = []
+        waiting = threading.Thread(
+            target=lambda: answered.append(
+                server.request(
+                    "POST",
+                    f"/api/games/{game}/choices",
+                    {"choice": mine["choices"][0]["id"], "version": mine["version"]},
+                    tokens[v["decider"]],
+                )[0]
+            )
+        )
+        try:
+            waiting.start()
+            time.sleep(0.2)  # the write is now waiting on the lock, on the database's thread
+            views = 0
+            while waiting.is_alive() and views < 3:
+                assert server.get(f"/api/games/{game}")["version"] == mine["version"]
+                views += 1
+            # other requests were answered while the write waited (the loop never blocked)
+            assert views == 3 and waiting.is_alive()
+        finally:
+            waiting.join(30)
+            other.execute("ROLLBACK")
+            other.close()
+        assert answered == [503]
+    finally:
+        server.stop()
+
+
 def test_kills_at_random_moments_of_several_games_lose_no_acknowledged_choice(
     tmp_path: Path,
 ) -> None:

@@ -489,3 +489,29 @@ def test_a_worker_keeps_the_game_live_and_is_sent_only_what_it_has_not_seen(
     thinkers.sent(later, False)
     whole = thinkers.task("g1", spec.to_json(), 3, session.entries, session.decider or "")
     assert whole.start == 0 and ai.decide(whole, "easy") is not None
+
+
+def test_a_read_only_database_refuses_the_write_and_service_resumes_when_it_is_writable(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "games.db"
+    with quick(db) as client:
+        store = client.app.state.store  # type: ignore[attr-defined]
+        gid, tokens = new_game(client, **FLAGS)
+        v = hot_seat(client, gid, tokens)
+        # the database as a read-only mount gives it: every write refused by SQLite itself
+        store.close()
+        store._db = sqlite3.connect(
+            f"file:{db}?mode=ro", uri=True, check_same_thread=False, isolation_level=None
+        )
+        r = client.post(
+            f"/api/games/{gid}/choices",
+            json={"choice": first_choice(v), "version": v["version"]},
+            headers=auth(tokens[v["decider"]]),
+        )
+        refused(r, 503, "unavailable")
+        assert view(client, gid)["version"] == v["version"]
+        # the store opens the database again for the next write, which it now takes
+        after = play(client, gid, tokens[v["decider"]], first_choice(v), v["version"])
+        assert after["version"] > v["version"]
+        assert len(stored_log(db, gid)) == after["version"]
