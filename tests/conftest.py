@@ -63,3 +63,88 @@ def screenshots(tmp_path: Path) -> Path:
     where = Path(os.environ.get("FUNKOVERSE_SCREENSHOTS") or tmp_path / "screenshots")
     where.mkdir(parents=True, exist_ok=True)
     return where
+
+
+# -- every rule test on both engines ---------------------------------------------------
+
+# The rule tests: each runs once on the Python engine (the reference) and once on the
+# compiled kernel. Its positions (`positions.position`, `positions.handed`) and the games it
+# starts with no engine named are handed to the engine of the run, and a kernel run whose
+# position the kernel could not hold fails, naming why (unless marked `python_only`).
+RULE_TESTS = frozenset(
+    {
+        "test_attachments",
+        "test_card_rules",
+        "test_cards_bride",
+        "test_cards_cheetah",
+        "test_cards_creature",
+        "test_cards_dracula",
+        "test_cards_invisible_man",
+        "test_cards_items_and_basics",
+        "test_cards_wonder_woman",
+        "test_challenges",
+        "test_doing_an_ability",
+        "test_ending_a_round",
+        "test_game_tree",
+        "test_legality",
+        "test_scenarios",
+        "test_session",
+        "test_setup_decisions",
+        "test_taking_a_turn",
+        "test_view_and_draft",
+        "test_ways_to_play",
+    }
+)
+ENGINES = ("python", "kernel")
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line(
+        "markers",
+        "python_only(why): a rule test whose position only the Python engine holds (a card "
+        "of the test's own with Python behaviour), said why",
+    )
+
+
+def pytest_generate_tests(metafunc: Any) -> None:
+    if metafunc.module.__name__ in RULE_TESTS:
+        metafunc.parametrize("rules_engine", ENGINES, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def rules_engine(request: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[str | None]:
+    """The engine of this run of a rule test (None for a test that is not one)."""
+    name = getattr(request, "param", None)
+    if name is None:
+        yield None
+        return
+    import positions
+    from funkoverse.rules import engines
+    from funkoverse.rules import game as game_module
+
+    chosen = engines.named(name)
+    if not chosen.available:
+        message = f"no {name} engine here: {chosen.why_not}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    fell_back: list[str] = []
+    start = game_module.Game._start
+
+    def started(self: Any, setup: Any) -> Any:
+        found = start(self, setup)
+        if self.fallback is not None:
+            fell_back.append(self.fallback)
+        return found
+
+    monkeypatch.setattr(game_module, "best", lambda: chosen)
+    monkeypatch.setattr(game_module.Game, "_start", started)
+    positions.ENGINE[0] = chosen
+    positions.FELL_BACK.clear()
+    try:
+        yield name
+    finally:
+        positions.ENGINE[0] = engines.PYTHON
+    fell_back += positions.FELL_BACK
+    if name == "kernel" and fell_back and not request.node.get_closest_marker("python_only"):
+        pytest.fail(f"the kernel did not play this test's game: {fell_back[0]}")

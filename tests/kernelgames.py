@@ -13,14 +13,16 @@ events, and the same position.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.scenarios import load_scenarios
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, random_teams, team
 from funkoverse.rules import compiled, engine
+from funkoverse.rules.engines import PYTHON
 from funkoverse.rules.game import Game
-from funkoverse.rules.state import CHANCE, Phase, Setup
+from funkoverse.rules.state import CHANCE, GameState, Phase, Piece, Setup, SideState
 
 REQUESTS: tuple[SetupRequest, ...] = (
     SetupRequest(scenario="first-knockout"),
@@ -87,9 +89,9 @@ class Divergence(AssertionError):
 
 def compare(setup: Setup, seed: int, max_rounds: int = 60) -> Compared:
     """Play `setup` with random legal choices through both engines, comparing every step."""
-    game = Game(setup, seed, kernel=False)  # the Python engine, the reference
+    game = Game(setup, seed, PYTHON)  # the Python engine, the reference
     rng = random.Random(seed)
-    state = game.state
+    state = game.peek()  # the reference's own position, read as it goes on
     while state.phase is Phase.DRAFT or (state.phase is Phase.FLIP and setup.draft is not None):
         # a draft rewrites the setup: it is the Python engine's; the kernel plays from its end
         if game.decider == CHANCE:
@@ -127,8 +129,41 @@ def compare(setup: Setup, seed: int, max_rounds: int = 60) -> Compared:
                 f"{where}: after {choice.format()} the events differ\n python: {events}\n kernel: {mine}"
             )
         mirrored = tables.state(kernel, state.setup)
-        if (mirrored.key(), mirrored.turns) != (state.key(), state.turns):
-            raise Divergence(f"{where}: after {choice.format()} the positions differ")
+        if whole(mirrored) != whole(state):
+            differ = [a for a, b in zip(whole(mirrored), whole(state), strict=True) if a != b]
+            raise Divergence(f"{where}: after {choice.format()} the positions differ: {differ[:1]}")
         done.steps += 1
         done.positions += 1
     return done
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as compared: a card by its id, an ability pool without its empty
+    colors (a count of 0 and no entry are the same pool)."""
+    if hasattr(value, "id") and hasattr(value, "abilities"):
+        return value.id
+    if isinstance(value, dict):
+        return tuple(sorted((k, v) for k, v in value.items() if v))
+    if isinstance(value, list):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def whole(state: GameState) -> tuple[Any, ...]:
+    """Every field of a position: each piece's every field in the pieces' order, each side's
+    every field (pool, track, points, picks, leader...), the stack's frames and the game's own
+    fields (phase, round, turns, who acts, actions left, the winner, the turn's marks)."""
+    pieces = tuple(
+        (pid, tuple((f.name, _plain(getattr(p, f.name))) for f in fields(Piece)))
+        for pid, p in state.pieces.items()
+    )
+    sides = tuple(
+        (seat, tuple((f.name, _plain(getattr(side, f.name))) for f in fields(SideState)))
+        for seat, side in state.sides.items()
+    )
+    own = tuple(
+        (name, getattr(state, name))
+        for name in GameState.__slots__
+        if name not in ("board", "pieces", "setup", "sides")
+    )
+    return pieces, sides, own

@@ -1,21 +1,64 @@
-"""Small positions for rule tests: an open board, teams, pieces on named squares."""
+"""Small positions for rule tests: an open board, teams, pieces on named squares.
+
+Positions are built as a `GameState` and handed to an engine (`Game.at`): the conftest runs
+each rule test once on each engine by setting `ENGINE`. A position changed by hand after it
+was made is handed over again (`edit`): no game lends out its position to be changed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.setups import build
 from funkoverse.rules.board import Board
 from funkoverse.rules.cards import CharacterCard
 from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.engines import PYTHON, Engine
 from funkoverse.rules.events import Event, words
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import FirstKnockout, Scenario
 from funkoverse.rules.spec import SetupSpec, TeamSpec
-from funkoverse.rules.state import Setup
+from funkoverse.rules.state import GameState, Setup
 from funkoverse.rules.view import observe_event
 from funkoverse.rules.world import display_names
+
+# the engine positions are handed to (set by the conftest for each run of a rule test), and
+# why any was played by the Python engine instead
+ENGINE: list[Engine] = [PYTHON]
+FELL_BACK: list[str] = []
+
+
+def handed(state: GameState, seed: int = 0) -> Game:
+    """A game at `state` on the engine of this run."""
+    game = Game.at(state, seed, ENGINE[0])
+    if game.fallback is not None:
+        FELL_BACK.append(game.fallback)
+    return game
+
+
+def edit(game: Game, change: Callable[[GameState], None]) -> Game:
+    """The game's position with `change` made to it by hand, handed to the engine again (a
+    puzzle's setup: a status card given, a piece knocked down)."""
+    state = game.state
+    change(state)
+    again = Game.at(state, game.seed, game.wanted)
+    if again.fallback is not None:
+        FELL_BACK.append(again.fallback)
+    return again
+
+
+@contextmanager
+def editing(game: Game) -> Iterator[GameState]:
+    """`edit` as a block: the position to change by hand, handed to the engine again at the
+    end of the block (the game goes on from the changed position)."""
+    state = game.state
+    yield state
+    again = Game.at(state, game.seed, game.wanted)
+    if again.fallback is not None:
+        FELL_BACK.append(again.fallback)
+    game.position = again.position
+    game.fallback = again.fallback
 
 
 def _sq(w: int, label: str) -> int:
@@ -124,7 +167,7 @@ def position(
     where = {**dark, **light, **(tokens or {})}
     placements = {cid: b.parse_label(sq) for cid, sq in where.items() if sq}
     state = new_game_at(s, placements, first, tuple(knocked_down))
-    return Game.at(state)
+    return handed(state)
 
 
 def said(game: Game, events: Iterable[Event], seat: str | None = "") -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import pytest
 
@@ -19,7 +20,8 @@ from funkoverse.rules.choices import Choice, Skip
 from funkoverse.rules.game import Game
 from funkoverse.rules.session import Session
 from funkoverse.rules.state import CHANCE, GameState
-from positions import board, position
+from funkoverse.rules.turn import Turn
+from positions import board, editing, position
 
 
 def _small_mcts(seed: int) -> Agent:
@@ -37,6 +39,12 @@ def _small_expectimax(seed: int) -> Agent:
 SMALL = {"mcts": _small_mcts, "expectimax": _small_expectimax}
 
 
+def _decide(agent: Agent, game: Game) -> Choice:
+    """The agent's choice in the game's position as it stands."""
+    state = game.state
+    return agent.choose(state, engine.choices(state))
+
+
 class _Checked:
     """Wraps an agent and asserts each of its answers is one of the legal choices."""
 
@@ -45,18 +53,19 @@ class _Checked:
         self.name = agent.name
         self.decisions = 0
 
-    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
-        legal = engine.choices(state)
-        assert choices == legal
-        choice = self.agent.choose(state, list(choices))
+    def decide(self, turn: Turn) -> Choice:
+        legal = engine.choices(turn.view)
+        assert list(turn.choices) == legal
+        choice = self.agent.decide(turn)
         assert choice in legal, f"{self.name} chose {choice!r}, not in {legal}"
         self.decisions += 1
         return choice
 
-    def explain(
-        self, state: GameState, choices: list[Choice], top: int = 3
-    ) -> list[tuple[Choice, float]]:
-        return self.agent.explain(state, choices, top)
+    def explain(self, turn: Turn, top: int = 3) -> list[tuple[Choice, float]]:
+        return self.agent.explain(turn, top)
+
+    def choose(self, state: GameState, choices: Sequence[Choice]) -> Choice:
+        return self.decide(Turn.of(state, choices))
 
 
 def _log(make: object, seed: int, rounds: int = 3) -> list[str]:
@@ -160,10 +169,10 @@ def test_explain_returns_values_best_first(name: str) -> None:
         dark={"priestess": "b2", "mad-scientist": "a1"},
         light={"villager": "c3", "hyena-warrior": "f6"},
     )
-    state = game.state
     game.play("choose:priestess")
+    state = game.state
     choices = engine.choices(state)
-    hint = make(3).explain(state, choices, top=3)
+    hint = make(3).explain(Turn.of(state, choices), top=3)
     assert 1 <= len(hint) <= 3
     values = [v for _, v in hint]
     assert values == sorted(values, reverse=True)
@@ -177,15 +186,15 @@ def test_explain_returns_values_best_first(name: str) -> None:
 def _turn(agent: Agent, game: Game, side: str) -> list[str]:
     """The agent's choices until its side's turn ends (chance outcomes drawn by the game)."""
     taken = []
-    state = game.state
-    start = state.turns
-    while not game.over and state.turns == start:
+    start = game.state.turns
+    while not game.over and game.state.turns == start:
+        state = game.state
         decider = engine.decider(state)
         if decider == CHANCE:
             game.play_chance()
             continue
         assert decider == side
-        choice = agent.choose(state, engine.choices(state))
+        choice = _decide(agent, game)
         taken.append(choice.format())
         game.play(choice)
     return taken
@@ -221,10 +230,9 @@ def test_challenges_a_knocked_down_rival_alongside(name: str) -> None:
         knocked_down=["villager"],
     )
     agent = SEARCHERS[name](1)
-    state = game.state
-    assert agent.choose(state, engine.choices(state)).format() == "choose:priestess"
+    assert _decide(agent, game).format() == "choose:priestess"
     game.play("choose:priestess")
-    assert agent.choose(state, engine.choices(state)).format() == "challenge:villager"
+    assert _decide(agent, game).format() == "challenge:villager"
 
 
 @pytest.mark.parametrize("name", list(SEARCHERS))
@@ -264,12 +272,11 @@ def test_goes_for_the_knock_out_with_a_move_and_a_challenge(name: str) -> None:
         knocked_down=["villager"],
     )
     agent = SEARCHERS[name](4)
-    state = game.state
-    game.play(agent.choose(state, engine.choices(state)))
-    first = agent.choose(state, engine.choices(state))
+    game.play(_decide(agent, game))
+    first = _decide(agent, game)
     assert first.format().startswith("move:")
     game.play(first)
-    assert agent.choose(state, engine.choices(state)).format() == "challenge:villager"
+    assert _decide(agent, game).format() == "challenge:villager"
 
 
 @pytest.mark.parametrize("name", list(SEARCHERS))
@@ -283,7 +290,8 @@ def test_grabs_the_last_point_marker(name: str) -> None:
         b=board(points={"A": "d3"}),
         scenario=scenario("flags"),
     )
-    game.state.sides["dark"].points = 5
+    with editing(game) as s:
+        s.sides["dark"].points = 5
     taken = _turn(SEARCHERS[name](5), game, "dark")
     assert "interact:point-A" in taken
     assert game.state.sides["dark"].points == 6
@@ -300,7 +308,8 @@ def test_does_not_leave_an_ally_to_a_likely_knock_out(name: str) -> None:
         light={"villager": "c4", "hyena-warrior": "d3"},
         knocked_down=["priestess"],
     )
-    game.state.pieces["priestess"].exhausted = True
+    with editing(game) as s:
+        s.pieces["priestess"].exhausted = True
     p = 103 / 216
     assert 1 - (1 - p) ** 4 > 0.9
     _turn(SEARCHERS[name](6), game, "dark")
@@ -313,11 +322,10 @@ def test_mcts_reuses_its_tree_between_decisions() -> None:
         light={"villager": "c4", "hyena-warrior": "f6"},
     )
     agent = MCTSAgent(1, simulations=30)
-    state = game.state
-    game.play(agent.choose(state, engine.choices(state)))
+    game.play(_decide(agent, game))
     known = len(agent._table)
-    assert state.key() in agent._table  # the next decision starts from a searched node
-    game.play(agent.choose(state, engine.choices(state)))
+    assert game.state.key() in agent._table  # the next decision starts from a searched node
+    game.play(_decide(agent, game))
     assert len(agent._table) >= known
 
 
@@ -457,8 +465,9 @@ def test_a_turn_never_searches_much_past_its_budget() -> None:
     spent: dict[object, int] = {}
 
     class Metered(GreedyAgent):
-        def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
-            ranked = super().rank(state, choices)
+        def rank_turn(self, turn: Turn) -> list[tuple[Choice, float]]:
+            ranked = super().rank_turn(turn)
+            choices = turn.choices
             spent[self._turn] = spent.get(self._turn, 0) + self.positions
             assert self.positions <= budget + 2 * len(choices) + 60
             return ranked
@@ -480,10 +489,10 @@ def _greedy_flags_decisions() -> list[GameState]:
     states: list[GameState] = []
 
     class Collect(GreedyAgent):
-        def choose(self, state: GameState, choices: list[Choice]) -> Choice:
-            if len(choices) > 1:
-                states.append(state.copy())
-            return super().choose(state, choices)
+        def decide(self, turn: Turn) -> Choice:
+            if len(turn.choices) > 1:
+                states.append(turn.view.copy())
+            return super().decide(turn)
 
     session = Session(build_setup("flags", None, None, 4, 3), 4)
     seats = session.seats
@@ -549,8 +558,8 @@ def test_the_search_tables_hold_the_turn_being_decided() -> None:
     seen: list[int] = []
 
     class Watched(ExpectimaxAgent):
-        def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
-            ranked = super().rank(state, choices)
+        def rank_turn(self, turn: Turn) -> list[tuple[Choice, float]]:
+            ranked = super().rank_turn(turn)
             assert self._turn is not None
             assert all(entry[1][0] >= self._turn[0] for entry in self._table)  # type: ignore[index]
             seen.append(len(self._evals))
@@ -583,8 +592,8 @@ def test_a_value_the_budget_cut_short_is_not_kept_for_the_next_decisions() -> No
             states.setdefault(child.key(), child.copy())
             return child
 
-        def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
-            ranked = super().rank(state, choices)
+        def rank_turn(self, turn: Turn) -> list[tuple[Choice, float]]:
+            ranked = super().rank_turn(turn)
             whole = ExpectimaxAgent(
                 0, depth=2, width=1, evaluator=self.evaluator, beam=self.beam, kernel=False
             )
@@ -613,8 +622,8 @@ def test_the_reply_may_be_searched_with_a_narrower_beam() -> None:
     from funkoverse.ai.arena import build_setup
 
     session = Session(build_setup("flags", None, None, 4, 3), 4)
+    play(session, {side: GreedyAgent(4) for side in session.seats}, max_rounds=1)
     state = session.state
-    play(session, {side: GreedyAgent(4) for side in state.seats}, max_rounds=1)
     assert state.round == 2
     choices = engine.choices(state)
     assert len(choices) > 1
@@ -635,10 +644,10 @@ def test_a_character_by_the_rival_flag_returns_when_the_round_end_asks() -> None
     priestess dark left by the light flag counts as a return a round away, not as points in
     hand, so hard and expert take her 2 points rather than decline them."""
     game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "e3"})
-    state = game.state
     for choice in ("choose:priestess", "end", "choose:villager", "end", "choose:mad-scientist"):
         game.play(choice)
     game.play("end")
+    state = game.state
     assert engine.decider(state) == "dark"
     assert engine.legal_choices(state) == ["flag:priestess", "skip"]
     for name in ("hard", "expert"):

@@ -34,9 +34,11 @@ from funkoverse.bench.workloads import flags_spec, midgame
 from funkoverse.rules import compiled, engine
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.dice import win_probability
+from funkoverse.rules.engines import PYTHON
 from funkoverse.rules.game import Game
 from funkoverse.rules.session import Session
 from funkoverse.rules.state import CHANCE, GameState, Phase
+from funkoverse.rules.turn import Turn
 from kernelgames import KINDS, varied_setup
 
 pytestmark = pytest.mark.skipif(
@@ -74,9 +76,9 @@ def _random_positions(
     decides among several choices."""
     found: list[GameState] = []
     for seed in seeds:
-        game = Game(varied_setup(seed), seed, kernel=False)
+        game = Game(varied_setup(seed), seed, PYTHON)
         rng = random.Random(seed)
-        state = game.state
+        state = game.peek()  # the Python engine's own position, read as it goes on
         steps = taken = 0
         while not game.over and state.round <= 12 and taken < per_game:
             legal = engine.choices(state)
@@ -137,7 +139,8 @@ def test_the_kernel_counts_the_exact_odds_of_any_pool() -> None:
 
     setup = build_setup("flags", None, None, 3, 3)
     tables, _ = compiled.load(engine.new_game(setup))
-    ai = kernel.ai_tables(tables, engine.new_game(setup))
+    start = engine.new_game(setup)
+    ai = kernel.ai_tables(tables, lambda: start)
     dice = [setup.dice[d] for d in tables.dice_ids]
     rng = random.Random(7)
     pools = [([0] * a, [0] * d) for a in range(8) for d in range(8)]
@@ -278,10 +281,10 @@ def test_expert_ranks_the_choices_of_a_game_as_the_python_expert() -> None:
     states: list[GameState] = []
 
     class Collect(GreedyAgent):
-        def choose(self, state: GameState, choices: list[Choice]) -> Choice:
-            if len(choices) > 1 and state.phase is Phase.ACT:
-                states.append(state.copy())
-            return super().choose(state, choices)
+        def decide(self, turn: Turn) -> Choice:
+            if len(turn.choices) > 1 and turn.view.phase is Phase.ACT:
+                states.append(turn.view.copy())
+            return super().decide(turn)
 
     session = Session(build_setup("flags", None, None, 6, 3), 6)
     play(session, dict(zip(session.seats, (Collect(6), GreedyAgent(7)), strict=True)), 30)
@@ -359,8 +362,8 @@ def test_the_kernel_search_tables_hold_the_turn_being_decided() -> None:
     spent: list[tuple[int, int, int]] = []
 
     class Watched(ExpectimaxAgent):
-        def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
-            ranked = super().rank(state, choices)
+        def rank_turn(self, turn: Turn) -> list[tuple[Choice, float]]:
+            ranked = super().rank_turn(turn)
             assert self._kernel_search is not None
             search = self._kernel_search[2]
             spent.append((self._spent, search.evals_size, search.table_size))
@@ -376,7 +379,7 @@ def test_the_kernel_search_tables_hold_the_turn_being_decided() -> None:
 def test_the_python_search_decides_where_the_kernel_does_not(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The Python search is kept for `FUNKOVERSE_ENGINE=python`, for a position the kernel
+    """The Python search is kept for a game on the Python engine, for a position the kernel
     does not play (a draft) or cannot hold, for an agent told so (`kernel=False`) and for a
     subclass that changes the search or the evaluation (its changes are Python's)."""
     game = Game(build_setup("flags", None, None, 4, 3), 4)
@@ -424,5 +427,9 @@ def test_the_python_search_decides_where_the_kernel_does_not(
         draft.play_chance()
     assert draft.state.phase is Phase.DRAFT
     assert not searched_on_kernel(GreedyAgent(1), draft.state)
-    monkeypatch.setenv(compiled.ENGINE_VARIABLE, "python")
-    assert not searched_on_kernel(GreedyAgent(1), position)
+    on_python = Session(build_setup("flags", None, None, 4, 3), 4, engine=PYTHON)
+    seat = on_python.decider
+    assert seat is not None
+    agent = GreedyAgent(1)
+    agent.decide(on_python.turn(seat))
+    assert agent._kernel_search is None

@@ -15,6 +15,7 @@ from funkoverse.rules.engine import new_game_at
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import Scenario
 from funkoverse.rules.state import Phase
+from positions import handed
 
 SCORING = Scenario(id="test", knockout_points=1, target_two=6, target_three=10)
 
@@ -31,7 +32,7 @@ def _setup(
 
 def _at(setup, where: dict[str, str], knocked_down=()):  # type: ignore[no-untyped-def]
     b = setup.board
-    return Game.at(
+    return handed(
         new_game_at(
             setup, {k: b.parse_label(v) for k, v in where.items()}, "dark", tuple(knocked_down)
         )

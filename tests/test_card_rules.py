@@ -17,7 +17,7 @@ from funkoverse.rules.game import Game
 from funkoverse.rules.hooks import Hook, Modifier, modified
 from funkoverse.rules.scenario import Scenario
 from funkoverse.rules.state import GameState, Piece
-from positions import board, card, position, setup
+from positions import board, card, editing, handed, position, setup
 
 # --------------------------------------------------------------------------- small test cards
 
@@ -109,7 +109,8 @@ def test_costs_are_paid_before_the_abilitys_effects() -> None:
 def test_the_token_paid_is_already_on_the_track_for_the_abilitys_own_effects() -> None:
     """So the fourth Bride status card of She's Alive! can shift the token that paid for it."""
     game = position({"the-bride": "b2"}, {"villager": "b3"})
-    game.state.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks")
     game.play("choose:the-bride")
     game.play("ability:shes-alive")
     game.play("target:villager")
@@ -147,11 +148,13 @@ def test_knocked_down_in_the_middle_of_an_ability_stops_it() -> None:
     game.play("ability:rush")
     game.play("move:b3")
     assert engine.legal_choices(game.state)[0].startswith("move:")
-    game.state.pieces["tester"].standing = False  # as if a rival's trait knocked it down
+    with editing(game) as s:
+        s.pieces["tester"].standing = False  # as if a rival's trait knocked it down
     game.play("move:b3")
     assert game.state.stack == []
 
 
+@pytest.mark.python_only("a card of the test's own whose behaviour is a Python hook")
 def test_an_increased_cost_above_4_goes_on_the_4() -> None:
     """Increasing an Ability Cost: "If the cost is increased above 4, place the token on the 4
     instead." Cost 3 + 3 = 6: on the 4."""
@@ -162,19 +165,20 @@ def test_an_increased_cost_above_4_goes_on_the_4() -> None:
     assert game.state.sides["dark"].track_position(("token", "red")) == 4
 
 
+@pytest.mark.python_only("a card of the test's own whose behaviour is a Python hook")
 def test_a_cost_decreased_below_1_needs_no_token() -> None:
     """Decreasing an Ability Cost: "If the cost is decreased below 1, an ability token is no
     longer required to use the ability." Cost 1 - 2: usable with an empty pool, nothing on the
     track."""
     tester = _tester(RUSH, hooks=(CostDown(),))
     game = position({"tester": "b2"}, {"villager": "f6"}, cards={"tester": tester})
-    dark = game.state.sides["dark"]
-    dark.pool[TokenColor.RED] = 0
+    with editing(game) as s:
+        s.sides["dark"].pool[TokenColor.RED] = 0
     game.play("choose:tester")
     assert "ability:rush" in engine.legal_choices(game.state)
     game.play("ability:rush")
-    assert all(slot == [] for slot in dark.track)
-    assert dark.pool[TokenColor.RED] == 0
+    assert all(slot == [] for slot in game.state.sides["dark"].track)
+    assert game.state.sides["dark"].pool[TokenColor.RED] == 0
 
 
 def test_a_decreased_cost_goes_on_the_new_number() -> None:
@@ -189,7 +193,8 @@ def test_no_token_of_the_type_no_ability() -> None:
     """ "If you do not have the appropriate ability token available in your pool, you cannot use
     the ability." """
     game = position({"wonder-woman": "b2"}, {"hyena-warrior": "b3"})
-    game.state.sides["dark"].pool[TokenColor.YELLOW] = 0
+    with editing(game) as s:
+        s.sides["dark"].pool[TokenColor.YELLOW] = 0
     game.play("choose:wonder-woman")
     menu = engine.legal_choices(game.state)
     assert "ability:divine-resolve" not in menu and "ability:inspire-courage" not in menu
@@ -235,7 +240,7 @@ def _two_wonder_women(first: str) -> Game:
         "wonder-woman-light": "a4",
     }
     state = new_game_at(s, {pid: b.parse_label(sq) for pid, sq in at.items()}, first)
-    return Game.at(state)
+    return handed(state)
 
 
 def test_simultaneous_effects_happen_in_turn_order_current_player_first() -> None:
@@ -277,21 +282,25 @@ def test_value_modifiers_add_then_subtract_not_below_0_then_set() -> None:
     assert modified(0, [Modifier("subtract", 1), Modifier("add", 2)]) == 1  # add before subtract
 
 
+@pytest.mark.python_only("a card of the test's own whose behaviour is a Python hook")
 def test_defense_modifiers_in_play_follow_that_order() -> None:
     """Dracula (defense 1, +1 with the Blood token) given a -2 status: 1 + 1 - 2 = 0 dice."""
     game = position({"villager": "b2"}, {"dracula": "b3"})
     weaken = StatusCard("test-weaken", "Weaken", "test", hooks=(Weaken(),))
-    game.state.setup.statuses["test-weaken"] = weaken  # type: ignore[index]
-    game.state.pieces["dracula"].statuses = ("test-weaken",)
-    game.state.sides["light"].track[2].append(("component", "blood"))
+    with editing(game) as s:
+        s.setup.statuses["test-weaken"] = weaken  # type: ignore[index]
+        s.pieces["dracula"].statuses = ("test-weaken",)
+        s.sides["light"].track[2].append(("component", "blood"))
     assert engine.defense_of(game.state, game.state.pieces["dracula"]) == 0
-    game.state.sides["light"].track[2].clear()
+    with editing(game) as s:
+        s.sides["light"].track[2].clear()
     assert engine.defense_of(game.state, game.state.pieces["dracula"]) == 0  # 1 - 2: not below 0
 
 
 # --------------------------------------------------------------------------- Traits
 
 
+@pytest.mark.python_only("a card of the test's own whose behaviour is a Python hook")
 def test_traits_work_while_knocked_down_or_knocked_out() -> None:
     """Traits: "Unless the trait says otherwise, its rules also work when a character is
     knocked down or knocked out." A test trait "your other characters have +1 defense" works
@@ -300,13 +309,14 @@ def test_traits_work_while_knocked_down_or_knocked_out() -> None:
     game = position(
         {"tester": "a1", "villager": "b2"}, {"hyena-warrior": "f6"}, cards={"tester": bolster}
     )
-    villager = game.state.pieces["villager"]
-    assert engine.defense_of(game.state, villager) == 3
-    game.state.pieces["tester"].standing = False
-    assert engine.defense_of(game.state, villager) == 3
-    game.state.pieces["tester"].square = None
-    game.state.sides["dark"].track[0].append(("character", "tester"))
-    assert engine.defense_of(game.state, villager) == 3
+    assert engine.defense_of(game.state, game.state.pieces["villager"]) == 3
+    with editing(game) as s:
+        s.pieces["tester"].standing = False
+    assert engine.defense_of(game.state, game.state.pieces["villager"]) == 3
+    with editing(game) as s:
+        s.pieces["tester"].square = None
+        s.sides["dark"].track[0].append(("character", "tester"))
+    assert engine.defense_of(game.state, game.state.pieces["villager"]) == 3
 
 
 def test_a_trait_that_says_otherwise_while_standing() -> None:
@@ -354,33 +364,36 @@ def test_status_cards_are_kept_when_knocked_out() -> None:
         first="light",
         scenario=Scenario(),
     )
-    game.state.pieces["the-bride"].statuses = ("she-hears", "she-walks")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears", "she-walks")
     game.play("choose:villager")
     game.play("challenge:the-bride")
     game.play("roll:win")
-    bride = game.state.pieces["the-bride"]
-    assert bride.square is None
-    assert bride.statuses == ("she-hears", "she-walks")
+    assert game.state.pieces["the-bride"].square is None
+    assert game.state.pieces["the-bride"].statuses == ("she-hears", "she-walks")
 
 
+@pytest.mark.python_only("a card of the test's own whose behaviour is a Python hook")
 def test_the_same_status_card_twice_stacks() -> None:
     """Status Cards: "A character can have more than one of the same status card, and they
     stack." FAQ (Tokens): "the effects are added together." """
     game = position({"villager": "b2", "mad-scientist": "c2"}, {"hyena-warrior": "f6"})
     bolster = StatusCard("test-bolster", "Bolster", "test", hooks=(Bolster(),))
-    game.state.setup.statuses["test-bolster"] = bolster  # type: ignore[index]
-    game.state.pieces["mad-scientist"].statuses = ("test-bolster",)
-    villager = game.state.pieces["villager"]
-    assert engine.defense_of(game.state, villager) == 3
-    game.state.pieces["mad-scientist"].statuses = ("test-bolster", "test-bolster")
-    assert engine.defense_of(game.state, villager) == 4
+    with editing(game) as s:
+        s.setup.statuses["test-bolster"] = bolster  # type: ignore[index]
+        s.pieces["mad-scientist"].statuses = ("test-bolster",)
+    assert engine.defense_of(game.state, game.state.pieces["villager"]) == 3
+    with editing(game) as s:
+        s.pieces["mad-scientist"].statuses = ("test-bolster", "test-bolster")
+    assert engine.defense_of(game.state, game.state.pieces["villager"]) == 4
 
 
 def test_a_status_card_in_play_cannot_be_given_again() -> None:
     """Status Cards: "If a status card is in play, it cannot be given to a character until it
     has been discarded." She's Alive! with every Bride card already given gives none."""
     game = position({"the-bride": "b2"}, {"villager": "b3"})
-    game.state.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks", "she-breathes")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks", "she-breathes")
     game.play("choose:the-bride")
     game.play("ability:shes-alive")
     game.play("target:villager")
@@ -402,14 +415,14 @@ def test_items_return_from_the_track_to_their_holder_and_cannot_be_used_on_it() 
         items={"dark": [("shovel", "the-bride")]},
         scenario=Scenario(),
     )
-    dark = game.state.sides["dark"]
-    dark.track[0].append(("item", "shovel"))
+    with editing(game) as s:
+        s.sides["dark"].track[0].append(("item", "shovel"))
     game.play("choose:the-bride")
     assert "item:shovel" not in engine.legal_choices(game.state)
     game.play("end")
     game.play("choose:villager")
     game.play("end")  # the round ends: the Shovel shifts off the 1
-    assert dark.track_position(("item", "shovel")) is None
+    assert game.state.sides["dark"].track_position(("item", "shovel")) is None
     assert game.state.pieces["the-bride"].items == ("shovel",)
     game.play("choose:villager")
     game.play("end")
@@ -451,7 +464,7 @@ def _rival_twins(cid: str, at_dark: str, at_light: str) -> Game:
     s = setup(b, [card(cid), card("villager")], [card(cid), card("mad-scientist")])
     at = {f"{cid}-dark": at_dark, f"{cid}-light": at_light, "villager": "a1", "mad-scientist": "f1"}
     state = new_game_at(s, {pid: b.parse_label(sq) for pid, sq in at.items()}, "dark")
-    return Game.at(state)
+    return handed(state)
 
 
 def test_rivals_with_the_same_character_each_have_their_own_status_cards() -> None:
@@ -459,7 +472,8 @@ def test_rivals_with_the_same_character_each_have_their_own_status_cards() -> No
     come with its character. The rival Invisible Man having Sneaking does not stop this one
     from getting it."""
     game = _rival_twins("invisible-man", "b3", "e5")
-    game.state.pieces["invisible-man-light"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man-light"].statuses = ("sneaking",)
     game.play("choose:invisible-man-dark")
     game.play("ability:sneaking")
     game.play("move:b4")
@@ -469,7 +483,8 @@ def test_rivals_with_the_same_character_each_have_their_own_status_cards() -> No
 
 def test_rival_brides_each_draw_from_their_own_four_cards() -> None:
     game = _rival_twins("the-bride", "c3", "c4")
-    game.state.pieces["the-bride-light"].statuses = ("she-hears", "she-sees", "she-walks")
+    with editing(game) as s:
+        s.pieces["the-bride-light"].statuses = ("she-hears", "she-sees", "she-walks")
     game.play("choose:the-bride-dark")
     game.play("ability:shes-alive")
     game.play("target:the-bride-light")

@@ -8,7 +8,7 @@ from funkoverse.rules.cards import TokenColor
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import Scenario
-from positions import board, position
+from positions import board, editing, position
 
 POINTS = Scenario(point_markers=True)
 BRIDE_CARDS = ["status:she-breathes", "status:she-hears", "status:she-sees", "status:she-walks"]
@@ -63,7 +63,8 @@ def test_grave_robbing_only_offers_cards_not_in_play() -> None:
     has been discarded." """
     b = board(points={"A": "c3"})
     game = position({"the-bride": "b2"}, {"villager": "f6"}, b=b, scenario=POINTS)
-    game.state.pieces["the-bride"].statuses = ("she-hears", "she-sees")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears", "she-sees")
     game.play("choose:the-bride")
     game.play("ability:grave-robbing")
     game.play("interact:point-A")
@@ -73,7 +74,8 @@ def test_grave_robbing_only_offers_cards_not_in_play() -> None:
 def test_grave_robbing_with_every_card_given_ends_before_the_move() -> None:
     b = board(points={"A": "c3"})
     game = position({"the-bride": "b2"}, {"villager": "f6"}, b=b, scenario=POINTS)
-    game.state.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks", "she-breathes")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks", "she-breathes")
     game.play("choose:the-bride")
     game.play("ability:grave-robbing")
     game.play("interact:point-A")
@@ -120,13 +122,15 @@ def test_made_me_from_dead_without_cards_she_has_only_her_printed_abilities() ->
     game.play("choose:the-bride")
     abilities = [c for c in engine.legal_choices(game.state) if c.startswith("ability:")]
     assert abilities == ["ability:grave-robbing", "ability:shes-alive"]
-    game.state.sides["dark"].pool[TokenColor.RED] = 1
+    with editing(game) as s:
+        s.sides["dark"].pool[TokenColor.RED] = 1
     assert "ability:she-walks" not in engine.legal_choices(game.state)
 
 
 def test_made_me_from_dead_abilities_of_given_cards_are_offered() -> None:
     game = position({"the-bride": "b2"}, {"villager": "b3"})
-    game.state.pieces["the-bride"].statuses = ("she-walks", "she-breathes")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-walks", "she-breathes")
     game.play("choose:the-bride")
     menu = engine.legal_choices(game.state)
     assert "ability:she-walks" in menu and "ability:she-breathes" in menu
@@ -137,10 +141,11 @@ def test_made_me_from_dead_the_fourth_card_shifts_two_ability_tokens_off() -> No
     """ "When the Bride of Frankenstein is given the fourth Bride status card, shift two ability
     tokens off your cooldown track." """
     game = position({"the-bride": "b2"}, {"villager": "b3"})
-    dark = game.state.sides["dark"]
-    game.state.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks")
-    dark.pool[TokenColor.BLUE] = 0
-    dark.track[3].append(("token", "blue"))
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks")
+    with editing(game) as s:
+        s.sides["dark"].pool[TokenColor.BLUE] = 0
+        s.sides["dark"].track[3].append(("token", "blue"))
     game.play("choose:the-bride")
     game.play("ability:shes-alive")
     game.play("target:villager")
@@ -152,8 +157,11 @@ def test_made_me_from_dead_the_fourth_card_shifts_two_ability_tokens_off() -> No
     game.play("shiftoff:blue:4")
     assert engine.legal_choices(game.state) == ["shiftoff:red:2"]
     game.play("shiftoff:red:2")
-    assert dark.pool[TokenColor.BLUE] == 1 and dark.pool[TokenColor.RED] == 1
-    assert all(slot == [] for slot in dark.track)
+    assert (
+        game.state.sides["dark"].pool[TokenColor.BLUE] == 1
+        and game.state.sides["dark"].pool[TokenColor.RED] == 1
+    )
+    assert all(slot == [] for slot in game.state.sides["dark"].track)
     assert game.state.stack == []
     # the token paid for She's Alive! is back: she may do She Breathes (might 4) at once
     assert "ability:she-breathes" in engine.legal_choices(game.state)
@@ -161,7 +169,8 @@ def test_made_me_from_dead_the_fourth_card_shifts_two_ability_tokens_off() -> No
 
 def test_made_me_from_dead_with_one_token_on_the_track_shifts_that_one() -> None:
     game = position({"the-bride": "b2"}, {"villager": "b3"})
-    game.state.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears", "she-sees", "she-walks")
     game.play("choose:the-bride")
     game.play("ability:shes-alive")
     game.play("target:villager")
@@ -175,7 +184,8 @@ def test_made_me_from_dead_with_one_token_on_the_track_shifts_that_one() -> None
 
 def test_made_me_from_dead_not_for_the_third_card() -> None:
     game = position({"the-bride": "b2"}, {"villager": "b3"})
-    game.state.pieces["the-bride"].statuses = ("she-hears", "she-sees")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears", "she-sees")
     game.play("choose:the-bride")
     game.play("ability:shes-alive")
     game.play("target:villager")
@@ -192,7 +202,8 @@ def test_she_hears_stands_her_up_while_knocked_down() -> None:
     """She Hears (cost 1): "Stand The Bride of Frankenstein up. The Bride of Frankenstein can do
     this while knocked down." """
     game = position({"the-bride": "b2"}, {"villager": "f6"}, knocked_down=["the-bride"])
-    game.state.pieces["the-bride"].statuses = ("she-hears",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-hears",)
     game.play("choose:the-bride")
     assert engine.legal_choices(game.state) == ["rally", "ability:she-hears", "end"]
     game.play("ability:she-hears")
@@ -217,7 +228,8 @@ def test_she_breathes_challenges_3_each_rival_within_2_in_her_owners_order() -> 
         {"the-bride": "c3", "mad-scientist": "c4"},
         {"villager": "c5", "hyena-warrior": "a1", "priestess": "f6"},
     )
-    game.state.pieces["the-bride"].statuses = ("she-breathes",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-breathes",)
     game.play("choose:the-bride")
     game.play("ability:she-breathes")
     assert game.state.sides["dark"].track_position(("token", "red")) == 4
@@ -239,7 +251,8 @@ def test_she_breathes_needs_no_sight() -> None:
     is the Invisible Man 2 squares away."""
     b = board(walls=[("c3", "c4"), ("b3", "b4"), ("d3", "d4")])
     game = position({"the-bride": "c3"}, {"villager": "c4", "invisible-man": "e3"}, b=b)
-    game.state.pieces["the-bride"].statuses = ("she-breathes",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-breathes",)
     game.play("choose:the-bride")
     assert "ability:she-breathes" in engine.legal_choices(game.state)
     game.play("ability:she-breathes")
@@ -248,7 +261,8 @@ def test_she_breathes_needs_no_sight() -> None:
 
 def test_she_breathes_is_not_offered_with_no_rival_within_2() -> None:
     game = position({"the-bride": "a1"}, {"villager": "f6"})
-    game.state.pieces["the-bride"].statuses = ("she-breathes",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-breathes",)
     game.play("choose:the-bride")
     assert "ability:she-breathes" not in engine.legal_choices(game.state)
 
@@ -259,7 +273,8 @@ def test_she_breathes_is_not_offered_with_no_rival_within_2() -> None:
 def test_she_walks_move_3_then_a_basic_challenge() -> None:
     """She Walks (cost 2): "Move 3. Do a basic challenge." """
     game = position({"the-bride": "a1"}, {"villager": "d5"})
-    game.state.pieces["the-bride"].statuses = ("she-walks",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-walks",)
     game.play("choose:the-bride")
     game.play("ability:she-walks")
     assert game.state.sides["dark"].track_position(("token", "blue")) == 2
@@ -283,7 +298,8 @@ def test_she_sees_assist_an_ally_she_can_see_within_2() -> None:
     )
     game.play("choose:the-bride")
     assert "assist:mad-scientist" not in engine.legal_choices(game.state)
-    game.state.pieces["the-bride"].statuses = ("she-sees",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-sees",)
     assert "assist:mad-scientist" in engine.legal_choices(game.state)
     game.play("assist:mad-scientist")
     assert game.state.pieces["mad-scientist"].standing
@@ -292,7 +308,8 @@ def test_she_sees_assist_an_ally_she_can_see_within_2() -> None:
 def test_she_sees_interact_with_a_point_marker_within_2() -> None:
     b = board(points={"A": "d2"})
     game = position({"the-bride": "b2"}, {"villager": "f6"}, b=b, scenario=POINTS)
-    game.state.pieces["the-bride"].statuses = ("she-sees",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-sees",)
     game.play("choose:the-bride")
     game.play("interact:point-A")
     assert game.state.sides["dark"].points == 1
@@ -301,7 +318,8 @@ def test_she_sees_interact_with_a_point_marker_within_2() -> None:
 def test_she_sees_not_what_she_cannot_see_nor_beyond_2() -> None:
     b = board(walls=[("b2", "b3"), ("a2", "a3"), ("c2", "c3")], points={"A": "b4", "B": "e2"})
     game = position({"the-bride": "b2"}, {"villager": "f6"}, b=b, scenario=POINTS)
-    game.state.pieces["the-bride"].statuses = ("she-sees",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-sees",)
     game.play("choose:the-bride")
     menu = engine.legal_choices(game.state)
     assert "interact:point-A" not in menu  # behind the wall
@@ -312,7 +330,8 @@ def test_status_cards_are_kept_when_she_is_knocked_out_and_work_when_she_returns
     """Status Cards: "When a character gets knocked out, the character keeps its status
     cards." Back from the cooldown track she still has She Walks."""
     game = position({"the-bride": "", "mad-scientist": "f1"}, {"villager": "d5"})
-    game.state.pieces["the-bride"].statuses = ("she-sees", "she-walks")
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-sees", "she-walks")
     game.play("choose:mad-scientist")
     game.play("end")
     game.play("choose:villager")

@@ -6,9 +6,10 @@ from funkoverse.rules import engine
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import Scenario
-from positions import board, position
+from positions import board, editing, position
 
 POINTS = Scenario(point_markers=True)
+MARKERS = board(points={"A": "a6", "B": "b6"})  # point markers A and B set up far away
 
 
 def _roll(game: Game) -> RollFrame:
@@ -94,9 +95,11 @@ def test_ferocious_slash_with_no_point_marker_on_any_track_is_challenge_1() -> N
 
 def test_ferocious_slash_counts_the_highest_number_on_either_track() -> None:
     """ "a cooldown track": the rival's track counts too; the highest number wins."""
-    game = position({"the-cheetah": "b2"}, {"hyena-warrior": "b3"}, scenario=POINTS)
-    game.state.sides["dark"].track[1].append(("point", "point-A"))
-    game.state.sides["light"].track[3].append(("point", "point-B"))
+    game = position({"the-cheetah": "b2"}, {"hyena-warrior": "b3"}, b=MARKERS, scenario=POINTS)
+    with editing(game) as s:  # two point markers taken from the map onto the tracks
+        s.pieces["point-A"].square = s.pieces["point-B"].square = None
+        s.sides["dark"].track[1].append(("point", "point-A"))
+        s.sides["light"].track[3].append(("point", "point-B"))
     game.play("choose:the-cheetah")
     game.play("ability:ferocious-slash")
     game.play("target:hyena-warrior")
@@ -104,8 +107,10 @@ def test_ferocious_slash_counts_the_highest_number_on_either_track() -> None:
 
 
 def test_ferocious_slash_with_a_point_marker_on_the_2() -> None:
-    game = position({"the-cheetah": "b2"}, {"hyena-warrior": "b3"}, scenario=POINTS)
-    game.state.sides["dark"].track[1].append(("point", "point-A"))
+    game = position({"the-cheetah": "b2"}, {"hyena-warrior": "b3"}, b=MARKERS, scenario=POINTS)
+    with editing(game) as s:  # a point marker taken from the map onto the track
+        s.pieces["point-A"].square = None
+        s.sides["dark"].track[1].append(("point", "point-A"))
     game.play("choose:the-cheetah")
     game.play("ability:ferocious-slash")
     game.play("target:hyena-warrior")

@@ -7,7 +7,7 @@ from funkoverse.rules import engine
 from funkoverse.rules.cards import TokenColor
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
-from positions import board, position
+from positions import board, editing, position
 
 BLOOD = ("component", "blood")
 
@@ -55,19 +55,22 @@ def test_the_blood_is_the_life_from_the_cooldown_track_then_his_remaining_action
         "return:dracula:c1",
     ]
     game.play("return:dracula:b1")
-    dracula = game.state.pieces["dracula"]
-    assert dracula.square == _sq(game, "b1") and dracula.standing
+    assert (
+        game.state.pieces["dracula"].square == _sq(game, "b1")
+        and game.state.pieces["dracula"].standing
+    )
     assert game.state.actions_left == 1
     game.play("move:b3")
-    assert dracula.square == _sq(game, "b3")
-    assert dracula.exhausted
+    assert game.state.pieces["dracula"].square == _sq(game, "b3")
+    assert game.state.pieces["dracula"].exhausted
 
 
 def test_a_knocked_out_dracula_without_the_cunning_token_can_do_nothing() -> None:
     """Knocked Out: "they may not do rally or any basic actions or any special actions" unless
     the card says so, and the ability needs its token."""
     game = position({"dracula": "", "mad-scientist": "f1"}, {"villager": "f6"})
-    game.state.sides["dark"].pool[TokenColor.GRAY] = 0
+    with editing(game) as s:
+        s.sides["dark"].pool[TokenColor.GRAY] = 0
     game.play("choose:dracula")
     assert game.state.pieces["dracula"].exhausted  # nothing to do: the turn ends at once
 
@@ -186,14 +189,16 @@ def test_bloody_terror_plus_1_defense_while_the_token_is_on_the_track() -> None:
     game.play("challenge:dracula")
     assert len(_roll(game).defense) == 1
     game.play("roll:lose")
-    game.state.sides["dark"].track[2].append(BLOOD)
+    with editing(game) as s:
+        s.sides["dark"].track[2].append(BLOOD)
     game.play("challenge:dracula")
     assert len(_roll(game).defense) == 2
 
 
 def test_bloody_terror_shift_the_token_down_1_for_the_blood_die() -> None:
     game = position({"dracula": "b2"}, {"villager": "b3"})
-    game.state.sides["dark"].track[2].append(BLOOD)
+    with editing(game) as s:
+        s.sides["dark"].track[2].append(BLOOD)
     game.play("choose:dracula")
     game.play("challenge:villager")
     assert game.decider == "dark"
@@ -206,7 +211,8 @@ def test_bloody_terror_shift_the_token_down_1_for_the_blood_die() -> None:
 def test_bloody_terror_may_place_the_token_on_the_3_again() -> None:
     """Ruling: with the token on the track, not shifting it places it on the 3 again."""
     game = position({"dracula": "b2"}, {"villager": "b3"})
-    game.state.sides["dark"].track[0].append(BLOOD)
+    with editing(game) as s:
+        s.sides["dark"].track[0].append(BLOOD)
     game.play("choose:dracula")
     game.play("challenge:villager")
     game.play("blood:place")
@@ -216,7 +222,8 @@ def test_bloody_terror_may_place_the_token_on_the_3_again() -> None:
 
 def test_bloody_terror_shifting_the_token_off_the_1_ends_the_defense_bonus() -> None:
     game = position({"dracula": "b2"}, {"villager": "b3"})
-    game.state.sides["dark"].track[0].append(BLOOD)
+    with editing(game) as s:
+        s.sides["dark"].track[0].append(BLOOD)
     game.play("choose:dracula")
     game.play("challenge:villager")
     game.play("blood:die")
@@ -228,7 +235,8 @@ def test_bloody_terror_shifting_the_token_off_the_1_ends_the_defense_bonus() -> 
 def test_bloody_terror_with_an_ability_challenge() -> None:
     """ "When Dracula does a challenge": an ability's challenge (Exsanguinate) too."""
     game = position({"dracula": "b2"}, {"villager": "b3"})
-    game.state.sides["dark"].track[3].append(BLOOD)
+    with editing(game) as s:
+        s.sides["dark"].track[3].append(BLOOD)
     game.play("choose:dracula")
     game.play("ability:exsanguinate:villager")
     game.play("blood:die")
@@ -247,7 +255,8 @@ def test_bloody_terror_not_when_he_is_challenged() -> None:
 def test_bloody_terror_defense_while_he_is_knocked_down() -> None:
     """Traits work while knocked down: +1 defense for a knocked-down Dracula too."""
     game = position({"dracula": "b2"}, {"villager": "b3"}, knocked_down=["dracula"], first="light")
-    game.state.sides["dark"].track[1].append(BLOOD)
+    with editing(game) as s:
+        s.sides["dark"].track[1].append(BLOOD)
     game.play("choose:villager")
     game.play("challenge:dracula")
     assert len(_roll(game).defense) == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 from funkoverse.rules import engine
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
-from positions import position
+from positions import editing, position
 
 
 def _roll(game: Game) -> RollFrame:
@@ -62,7 +62,8 @@ def test_sneaking_card_an_extra_action_when_no_rival_can_see_him() -> None:
     """Sneaking status card: "At the start of Invisible Man's turn, if no rivals can see him he
     may do an action." Elusive Trickster: only adjacent rivals see him."""
     game = position({"invisible-man": "b2"}, {"villager": "b4"})
-    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     game.play("choose:invisible-man")
     assert game.state.actions_left == 3
     game.play("move:b1")
@@ -73,7 +74,8 @@ def test_sneaking_card_an_extra_action_when_no_rival_can_see_him() -> None:
 
 def test_sneaking_card_no_extra_action_when_a_rival_can_see_him() -> None:
     game = position({"invisible-man": "b2"}, {"villager": "b3"})
-    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     game.play("choose:invisible-man")
     assert game.state.actions_left == 2
 
@@ -82,7 +84,8 @@ def test_sneaking_card_a_knocked_down_adjacent_rival_still_sees_him() -> None:
     """Knocked down, a rival still sees (only standing rivals block sight, rule 2; nothing stops
     a knocked-down one from seeing): no extra action."""
     game = position({"invisible-man": "b2"}, {"villager": "b3"}, knocked_down=["villager"])
-    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     game.play("choose:invisible-man")
     assert game.state.actions_left == 2
 
@@ -90,7 +93,8 @@ def test_sneaking_card_a_knocked_down_adjacent_rival_still_sees_him() -> None:
 def test_sneaking_card_is_discarded_after_his_action() -> None:
     """ "After the Invisible Man rallies or does an action, discard this card." """
     game = position({"invisible-man": "b2"}, {"villager": "b5"})
-    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     game.play("choose:invisible-man")
     game.play("move:c2")
     assert game.state.pieces["invisible-man"].statuses == ()
@@ -99,7 +103,8 @@ def test_sneaking_card_is_discarded_after_his_action() -> None:
 
 def test_sneaking_card_is_discarded_even_when_it_gave_no_extra_action() -> None:
     game = position({"invisible-man": "b2"}, {"villager": "b3"})
-    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     game.play("choose:invisible-man")
     game.play("move:a1")
     assert game.state.pieces["invisible-man"].statuses == ()
@@ -107,7 +112,8 @@ def test_sneaking_card_is_discarded_even_when_it_gave_no_extra_action() -> None:
 
 def test_sneaking_card_is_discarded_after_he_rallies() -> None:
     game = position({"invisible-man": "b2"}, {"villager": "e5"}, knocked_down=["invisible-man"])
-    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     game.play("choose:invisible-man")
     assert "rally" in engine.legal_choices(game.state)
     game.play("rally")
@@ -153,7 +159,8 @@ def test_sneaking_done_while_he_has_the_card_cannot_give_it_and_it_is_discarded(
     give it again (it is in play until after the action), and after the action it is
     discarded."""
     game = position({"invisible-man": "a1"}, {"villager": "f6"})
-    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     game.play("choose:invisible-man")
     game.play("ability:sneaking")
     game.play("move:b3")
@@ -200,7 +207,8 @@ def test_elusive_trickster_no_ranged_challenge_from_a_rival_not_adjacent() -> No
     )
     game.play("choose:dracula")
     assert "item:fishing-net" not in engine.legal_choices(game.state)
-    game.state.pieces["dracula"].square = game.state.board.parse_label("c3")
+    with editing(game) as s:
+        s.pieces["dracula"].square = s.board.parse_label("c3")
     assert "item:fishing-net" in engine.legal_choices(game.state)
 
 
@@ -260,7 +268,8 @@ def test_sneaking_card_a_rival_minion_token_sees_him_too() -> None:
         items={"light": [("clockwork-minion", "wonder-woman")]},
         tokens={"minion-light-1": "b3"},
     )
-    seen.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(seen) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     seen.play("choose:invisible-man")
     assert seen.state.actions_left == 2
     unseen = position(
@@ -268,7 +277,8 @@ def test_sneaking_card_a_rival_minion_token_sees_him_too() -> None:
         {"wonder-woman": "f6"},
         items={"light": [("clockwork-minion", "wonder-woman")]},
     )
-    unseen.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(unseen) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     unseen.play("choose:invisible-man")
     assert unseen.state.actions_left == 3
 
@@ -278,7 +288,8 @@ def test_ruling_a_rally_spends_two_actions_and_sneaking_keeps_its_extra_one() ->
     extra action, given at the start of his turn, is still his after the rally (the card is
     discarded by the rally), and standing he may use it (docs/rulings.md)."""
     game = position({"invisible-man": "b2"}, {"villager": "f6"}, knocked_down=["invisible-man"])
-    game.state.pieces["invisible-man"].statuses = ("sneaking",)
+    with editing(game) as s:
+        s.pieces["invisible-man"].statuses = ("sneaking",)
     game.play("choose:invisible-man")
     assert game.state.actions_left == 3
     game.play("rally")

@@ -12,7 +12,7 @@ from funkoverse.rules.cards import TokenColor
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import Scenario
-from positions import board, position
+from positions import board, editing, position
 
 LASSO = {"dark": [("lasso-of-truth", "wonder-woman")]}
 
@@ -47,43 +47,43 @@ def test_lasso_of_truth_range_2_challenge_2_as_a_basic_action() -> None:
 
 def test_lasso_of_truth_if_you_win_shift_an_ability_token_or_a_die_down_1() -> None:
     game = position({"wonder-woman": "b2"}, {"hyena-warrior": "b4"}, items=LASSO)
-    dark = game.state.sides["dark"]
-    dark.pool[TokenColor.RED] = 0
-    dark.track[2].append(("token", "red"))
-    dark.track[1].append(("die", "champion"))
-    dark.track[3].append(("component", "blood"))  # not an ability token nor a die
+    with editing(game) as s:
+        s.sides["dark"].pool[TokenColor.RED] = 0
+        s.sides["dark"].track[2].append(("token", "red"))
+        s.sides["dark"].track[1].append(("die", "champion"))
+        s.sides["dark"].track[3].append(("component", "blood"))  # not an ability token nor a die
     game.play("choose:wonder-woman")
     game.play("item:lasso-of-truth")
     game.play("target:hyena-warrior")
     game.play("roll:win")
     assert engine.legal_choices(game.state) == ["shift:die:champion:2", "shift:token:red:3"]
     game.play("shift:token:red:3")
-    assert dark.track_position(("token", "red")) == 2
+    assert game.state.sides["dark"].track_position(("token", "red")) == 2
 
 
 def test_lasso_of_truth_shifting_a_die_off_the_1_returns_it() -> None:
     game = position({"wonder-woman": "b2"}, {"hyena-warrior": "b4"}, items=LASSO)
-    dark = game.state.sides["dark"]
-    dark.track[0].append(("die", "champion"))
+    with editing(game) as s:
+        s.sides["dark"].track[0].append(("die", "champion"))
     game.play("choose:wonder-woman")
     game.play("item:lasso-of-truth")
     game.play("target:hyena-warrior")
     game.play("roll:win")
     game.play("shift:die:champion:1")
-    assert dark.track_position(("die", "champion")) is None
+    assert game.state.sides["dark"].track_position(("die", "champion")) is None
 
 
 def test_lasso_of_truth_if_you_lose_nothing_shifts() -> None:
     game = position({"wonder-woman": "b2"}, {"hyena-warrior": "b4"}, items=LASSO)
-    dark = game.state.sides["dark"]
-    dark.pool[TokenColor.RED] = 0
-    dark.track[2].append(("token", "red"))
+    with editing(game) as s:
+        s.sides["dark"].pool[TokenColor.RED] = 0
+        s.sides["dark"].track[2].append(("token", "red"))
     game.play("choose:wonder-woman")
     game.play("item:lasso-of-truth")
     game.play("target:hyena-warrior")
     game.play("skip")
     game.play("roll:lose")
-    assert dark.track_position(("token", "red")) == 3
+    assert game.state.sides["dark"].track_position(("token", "red")) == 3
     assert game.state.stack == []
 
 
@@ -189,18 +189,18 @@ def test_shovel_challenge_4_if_you_win_shift_a_token_down_2() -> None:
     """Shovel (cost 3, challenge action): "Challenge 4. If you win, shift a character, token, or
     marker on your cooldown track down 2." """
     game = position({"the-bride": "b2"}, {"villager": "b3"}, items=SHOVEL)
-    dark = game.state.sides["dark"]
-    dark.pool[TokenColor.RED] = 0
-    dark.track[3].append(("token", "red"))
+    with editing(game) as s:
+        s.sides["dark"].pool[TokenColor.RED] = 0
+        s.sides["dark"].track[3].append(("token", "red"))
     game.play("choose:the-bride")
     game.play("item:shovel")
-    assert dark.track_position(("item", "shovel")) == 3
+    assert game.state.sides["dark"].track_position(("item", "shovel")) == 3
     game.play("target:villager")
     assert len(_roll(game).attack) == 4
     game.play("roll:win")
     assert engine.legal_choices(game.state) == ["shift:token:red:4"]  # not its own item card
     game.play("shift:token:red:4")
-    assert dark.track_position(("token", "red")) == 2
+    assert game.state.sides["dark"].track_position(("token", "red")) == 2
 
 
 def test_shovel_shifting_a_knocked_out_ally_off_returns_it_to_the_starting_area() -> None:
@@ -209,15 +209,14 @@ def test_shovel_shifting_a_knocked_out_ally_off_returns_it_to_the_starting_area(
     game = position(
         {"the-bride": "b2", "dracula": ""}, {"villager": "b3"}, items=SHOVEL, scenario=Scenario()
     )
-    dark = game.state.sides["dark"]
-    assert dark.track_position(("character", "dracula")) == 1
+    assert game.state.sides["dark"].track_position(("character", "dracula")) == 1
     game.play("choose:the-bride")
     game.play("item:shovel")
     game.play("target:villager")
     game.play("roll:win")
     assert "shift:character:dracula:1" in engine.legal_choices(game.state)
     game.play("shift:character:dracula:1")
-    assert dark.track_position(("character", "dracula")) is None
+    assert game.state.sides["dark"].track_position(("character", "dracula")) is None
     assert sorted(engine.legal_choices(game.state)) == [
         "return:dracula:a1",
         "return:dracula:b1",
@@ -237,10 +236,10 @@ def test_shovel_a_marker_or_the_blood_token_may_be_shifted() -> None:
         b=board(points={"A": "f1"}),
         scenario=Scenario(point_markers=True),
     )
-    dark = game.state.sides["dark"]
-    dark.track[3].append(("point", "point-A"))
-    dark.track[2].append(("component", "blood"))
-    dark.track[1].append(("die", "champion"))
+    with editing(game) as s:
+        s.sides["dark"].track[3].append(("point", "point-A"))
+        s.sides["dark"].track[2].append(("component", "blood"))
+        s.sides["dark"].track[1].append(("die", "champion"))
     game.play("choose:the-bride")
     game.play("item:shovel")
     game.play("target:villager")
@@ -249,7 +248,7 @@ def test_shovel_a_marker_or_the_blood_token_may_be_shifted() -> None:
     assert "shift:point:point-A:4" in menu and "shift:component:blood:3" in menu
     assert not any(c.startswith("shift:die:") for c in menu)  # a die is none of those
     game.play("shift:point:point-A:4")
-    assert dark.track_position(("point", "point-A")) == 2
+    assert game.state.sides["dark"].track_position(("point", "point-A")) == 2
 
 
 def test_shovel_if_you_lose_nothing_shifts() -> None:
@@ -270,7 +269,8 @@ def test_basic_characters_have_no_abilities_and_defense_2(basic: str) -> None:
     """Basic characters "follow the rules for characters, but they do not have abilities or
     traits" (defense 2): only the basic actions are offered."""
     game = position({basic: "b2"}, {"wonder-woman": "b3"})
-    game.state.sides["dark"].pool = {c: 1 for c in TokenColor}
+    with editing(game) as s:
+        s.sides["dark"].pool = {c: 1 for c in TokenColor}
     game.play(f"choose:{basic}")
     menu = engine.legal_choices(game.state)
     assert not any(c.startswith(("ability:", "item:")) for c in menu)

@@ -6,7 +6,7 @@ from funkoverse.rules import engine
 from funkoverse.rules.cards import TokenColor
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
-from positions import board, position
+from positions import board, editing, position
 
 CHAMPION = ("die", "champion")
 
@@ -40,7 +40,8 @@ def test_fight_for_justice_counts_the_defense_as_modified_bloody_terror() -> Non
     """ "a number equal to the target's defense": Dracula's defense 1 is 2 while his Blood
     token is on the track (The Bloody Terror of Transylvania), so 1 + 2 dice."""
     game = position({"wonder-woman": "b2"}, {"dracula": "c3"})
-    game.state.sides["light"].track[2].append(("component", "blood"))
+    with editing(game) as s:
+        s.sides["light"].track[2].append(("component", "blood"))
     game.play("choose:wonder-woman")
     game.play("ability:fight-for-justice")
     game.play("move:b2")
@@ -135,7 +136,8 @@ def test_inspire_courage_move_2_may_assist_and_shifts_the_champion_die_off() -> 
         {"hyena-warrior": "f6"},
         knocked_down=["priestess"],
     )
-    game.state.sides["dark"].track[1].append(CHAMPION)
+    with editing(game) as s:
+        s.sides["dark"].track[1].append(CHAMPION)
     game.play("choose:wonder-woman")
     game.play("ability:inspire-courage")
     game.play("move:b2")
@@ -151,7 +153,8 @@ def test_inspire_courage_the_assist_may_be_declined_and_the_die_still_shifts_off
         {"hyena-warrior": "f6"},
         knocked_down=["priestess"],
     )
-    game.state.sides["dark"].track[3].append(CHAMPION)
+    with editing(game) as s:
+        s.sides["dark"].track[3].append(CHAMPION)
     game.play("choose:wonder-woman")
     game.play("ability:inspire-courage")
     game.play("move:b2")
@@ -164,7 +167,8 @@ def test_inspire_courage_with_no_one_to_assist_still_shifts_the_die_off() -> Non
     """ "You may do an assist action": with no knocked-down ally near, it is not done, and that
     does not end the ability (it is optional), so the Champion die still shifts off."""
     game = position({"wonder-woman": "a1", "priestess": "f1"}, {"hyena-warrior": "f6"})
-    game.state.sides["dark"].track[1].append(CHAMPION)
+    with editing(game) as s:
+        s.sides["dark"].track[1].append(CHAMPION)
     game.play("choose:wonder-woman")
     game.play("ability:inspire-courage")
     game.play("move:b2")
@@ -176,7 +180,8 @@ def test_inspire_courage_the_die_shifted_off_can_be_added_again_the_same_turn() 
     """Shift Off: "Things that shift off of the cooldown track return to play": the Champion
     die is back at once."""
     game = position({"wonder-woman": "a1"}, {"hyena-warrior": "c3"})
-    game.state.sides["dark"].track[1].append(CHAMPION)
+    with editing(game) as s:
+        s.sides["dark"].track[1].append(CHAMPION)
     game.play("choose:wonder-woman")
     game.play("ability:inspire-courage")
     game.play("move:b2")
@@ -264,7 +269,8 @@ def test_champion_die_joins_the_defenders_roll_when_an_adjacent_ally_is_challeng
 def test_champion_die_only_once_it_is_off_the_track() -> None:
     """While the Champion die is on the cooldown track it is not there to add."""
     game = position({"wonder-woman": "b2"}, {"hyena-warrior": "b3"})
-    game.state.sides["dark"].track[0].append(CHAMPION)
+    with editing(game) as s:
+        s.sides["dark"].track[0].append(CHAMPION)
     game.play("choose:wonder-woman")
     game.play("challenge:hyena-warrior")
     assert game.decider == "chance"

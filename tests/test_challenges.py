@@ -12,7 +12,7 @@ from funkoverse.rules.errors import IllegalChoice
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.pieces import Kind
 from funkoverse.rules.state import CHANCE, Piece
-from positions import position
+from positions import editing, position
 
 
 def test_basic_challenge_rolls_2_dice_against_the_targets_defense() -> None:
@@ -156,24 +156,24 @@ def test_a_token_or_minion_that_loses_a_challenge_is_removed() -> None:
     """Challenging a Token or Minion Token or Marker: "Tokens are never knocked down or knocked
     out. Instead, remove the token from the map when it loses a challenge." """
     game = position({"priestess": "b2"}, {"hyena-warrior": "f6"})
-    state = game.state
-    for pid, kind in (("minion", Kind.MINION), ("rubble", Kind.TOKEN)):
-        state.pieces[pid] = Piece(
-            pid,
-            kind,
-            "light",
-            None,
-            state.board.parse_label("c3" if pid == "minion" else "b3"),
-            True,
-            False,
-            1,
-        )
+    with editing(game) as state:
+        for pid, kind in (("minion", Kind.MINION), ("rubble", Kind.TOKEN)):
+            state.pieces[pid] = Piece(
+                pid,
+                kind,
+                "light",
+                None,
+                state.board.parse_label("c3" if pid == "minion" else "b3"),
+                True,
+                False,
+                1,
+            )
     game.play("choose:priestess")
     assert {"challenge:minion", "challenge:rubble"} <= set(engine.legal_choices(game.state))
     game.play("challenge:minion")
     game.play("roll:win")
-    assert state.pieces["minion"].square is None
+    assert game.state.pieces["minion"].square is None
     game.play("challenge:rubble")
     game.play("roll:win")
-    assert state.pieces["rubble"].square is None
+    assert game.state.pieces["rubble"].square is None
     assert game.winner is None  # tokens award no points and no win

@@ -7,7 +7,7 @@ import pytest
 from funkoverse.rules import engine
 from funkoverse.rules.cards import Ability, CharacterCard, TokenColor, step
 from funkoverse.rules.errors import IllegalChoice
-from positions import position
+from positions import editing, position
 
 
 def _card(*abilities: Ability, dots: tuple[TokenColor, ...] = (TokenColor.RED,)) -> CharacterCard:
@@ -40,10 +40,10 @@ def test_step2_spend_a_token_of_the_type_onto_the_track_at_the_cost() -> None:
     """Doing an Ability, step 2: "Spend an ability token of the appropriate type from your pool
     ... placing it on your cooldown track on the number shown in the ability's icon." """
     game = position({"tester": "b2"}, {"hyena-warrior": "d4"}, cards={"tester": _card(CHARGE)})
-    dark = game.state.sides["dark"]
-    assert dark.pool[TokenColor.RED] == 1  # Setup: one token a colored dot
+    assert game.state.sides["dark"].pool[TokenColor.RED] == 1  # Setup: one token a dot
     game.play("choose:tester")
     game.play("ability:charge")
+    dark = game.state.sides["dark"]
     assert dark.pool[TokenColor.RED] == 0
     assert dark.track_position(("token", "red")) == 3
 
@@ -106,6 +106,7 @@ def test_an_ability_ends_when_its_character_is_knocked_down_in_the_middle_of_it(
     game = position({"tester": "a1"}, {"hyena-warrior": "d4"}, cards={"tester": _card(CHARGE)})
     game.play("choose:tester")
     game.play("ability:charge")
-    game.state.pieces["tester"].standing = False  # as if a rival's trait knocked it down
+    with editing(game) as s:
+        s.pieces["tester"].standing = False  # as if a rival's trait knocked it down
     game.play("move:a1")
     assert game.state.stack == []

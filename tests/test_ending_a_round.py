@@ -8,7 +8,7 @@ from funkoverse.rules.frames import ReturnFrame
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import Scenario
 from funkoverse.rules.state import Phase
-from positions import board, position
+from positions import board, editing, position
 
 
 def _finish_round(game: Game) -> None:
@@ -35,21 +35,21 @@ def test_round_ends_when_both_players_have_exhausted_all_their_characters() -> N
 
 def test_cooldown_shifts_everything_down_one_number() -> None:
     game = position({"priestess": "a1"}, {"hyena-warrior": "f6"})
-    dark = game.state.sides["dark"]
-    dark.track[2].append(("token", "red"))  # on the 3
+    with editing(game) as s:
+        s.sides["dark"].track[2].append(("token", "red"))  # on the 3
     _finish_round(game)
-    assert dark.track_position(("token", "red")) == 2
+    assert game.state.sides["dark"].track_position(("token", "red")) == 2
 
 
 def test_ability_token_shifting_off_the_1_returns_to_the_pool() -> None:
     """Cooldown Tracks: "ability tokens return to your ability token pool"."""
     game = position({"priestess": "a1"}, {"hyena-warrior": "f6"})
-    dark = game.state.sides["dark"]
-    dark.track[0].append(("token", "blue"))
-    assert dark.pool.get(TokenColor.BLUE, 0) == 0
+    with editing(game) as s:
+        s.sides["dark"].track[0].append(("token", "blue"))
+    assert game.state.sides["dark"].pool.get(TokenColor.BLUE, 0) == 0
     _finish_round(game)
-    assert dark.pool[TokenColor.BLUE] == 1
-    assert dark.track_position(("token", "blue")) is None
+    assert game.state.sides["dark"].pool[TokenColor.BLUE] == 1
+    assert game.state.sides["dark"].track_position(("token", "blue")) is None
 
 
 def test_knocked_out_character_shifting_off_returns_to_the_starting_area() -> None:
@@ -109,7 +109,7 @@ def test_point_marker_shifting_off_returns_to_its_setup_square() -> None:
     game.play("choose:priestess")
     assert "interact:point-A" in engine.legal_choices(game.state)
     game.play("interact:point-A")
-    dark = game.state.sides["dark"]
+    dark = game.state.sides["dark"]  # as it stands now
     assert dark.points == 1
     assert dark.track_position(("point", "point-A")) == 4  # on the 4 of the track
     assert game.state.pieces["point-A"].square is None
@@ -117,7 +117,7 @@ def test_point_marker_shifting_off_returns_to_its_setup_square() -> None:
     for _ in range(4):  # the marker shifts 4 -> 3 -> 2 -> 1 -> off
         _finish_round(game)
     assert game.state.pieces["point-A"].square == b.parse_label("c3")
-    assert dark.track_position(("point", "point-A")) is None
+    assert game.state.sides["dark"].track_position(("point", "point-A")) is None
 
 
 def test_refresh_removes_the_exhausted_markers() -> None:

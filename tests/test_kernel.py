@@ -21,13 +21,14 @@ from funkoverse.content.maps import load_map
 from funkoverse.content.setups import build, make_setup, team
 from funkoverse.rules import compiled, engine
 from funkoverse.rules.cards import Ability, TokenColor
+from funkoverse.rules.engines import KERNEL, PYTHON, Engine
 from funkoverse.rules.events import EventKind
 from funkoverse.rules.game import Game
 from funkoverse.rules.hooks import Hook
 from funkoverse.rules.scenario import Scenario
 from funkoverse.rules.session import Session
 from funkoverse.rules.state import CHANCE
-from kernelgames import KINDS, compare, varied_setup
+from kernelgames import KINDS, compare, varied_setup, whole
 
 GAMES = 2040  # at least 2,000 seeded games, every kind of setup 102 times
 CHUNKS = 11  # coprime to the kinds of setups: every chunk plays every kind
@@ -88,30 +89,29 @@ def test_seeded_games_of_every_kind_play_identically(chunk: int) -> None:
     assert steps > 50_000
 
 
-def test_the_benchs_random_games_are_the_same_games_on_both_engines(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_benchs_random_games_are_the_same_games_on_both_engines() -> None:
     """`funkoverse bench` drives the kernel by its integer codes and the Python engine by its
     values: for one seed, the same game (as many steps, the same dice)."""
-    from funkoverse.bench.workloads import WORKLOADS, random_game
+    from funkoverse.bench.workloads import WORKLOADS, random_game, session_game
 
     for name, spec_of in WORKLOADS.items():
         for seed in range(4):
-            kernel = random_game(spec_of(seed), seed)
-            monkeypatch.setenv(compiled.ENGINE_VARIABLE, "python")
-            python = random_game(spec_of(seed), seed)
-            monkeypatch.delenv(compiled.ENGINE_VARIABLE)
+            kernel = random_game(spec_of(seed), seed, KERNEL)
+            python = random_game(spec_of(seed), seed, PYTHON)
             assert kernel == python, (name, seed)
+            # the session's API plays the same games on either engine
+            assert session_game(spec_of(seed), seed, KERNEL) == kernel
+            assert session_game(spec_of(seed), seed, PYTHON) == python
 
 
 def test_a_position_goes_into_the_kernel_and_back_unchanged_at_every_step() -> None:
     for seed in range(3):
-        game = Game(build(flags_spec(seed)), seed, kernel=False)
+        game = Game(build(flags_spec(seed)), seed, PYTHON)
         rng = random.Random(seed)
         while not game.over:
             tables, kernel = compiled.load(game.state)
             back = tables.state(kernel, game.state.setup)
-            assert (back.key(), back.turns) == (game.state.key(), game.state.turns)
+            assert whole(back) == whole(game.state)
             if game.decider == CHANCE:
                 game.play_chance()
             else:
@@ -131,27 +131,33 @@ def test_every_code_reads_back_to_its_choice() -> None:
         game.play(game.sample_chance()[0] if game.decider == CHANCE else rng.choice(legal))
 
 
-def test_a_game_is_played_by_the_kernel_and_the_switch_selects_the_python_engine(
+def test_a_game_is_played_on_the_engine_its_edge_chooses(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """The engine is chosen where a game is started: the kernel when it is built, the
+    Python engine when asked for (`--engine python`, or FUNKOVERSE_ENGINE read by the
+    command line only)."""
+    import argparse
+
+    from funkoverse.cli.engine import engine_of
+
     setup = build(flags_spec(1))
     assert Game(setup, 1).uses_kernel
-    monkeypatch.setenv(compiled.ENGINE_VARIABLE, "python")
-    assert not compiled.selected()
-    assert not Game(setup, 1).uses_kernel
+    assert not Game(setup, 1, PYTHON).uses_kernel
+    assert engine_of(argparse.Namespace(engine="python")) is PYTHON
+    monkeypatch.setenv("FUNKOVERSE_ENGINE", "python")
+    assert engine_of(argparse.Namespace(engine=None)) is PYTHON
+    assert engine_of(argparse.Namespace(engine="kernel")) is KERNEL
+    assert Game(setup, 1).uses_kernel  # the core reads no environment
 
 
-def test_sessions_on_either_engine_log_the_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sessions_on_either_engine_log_the_same_game() -> None:
     """The authority loop gives the same views, choices, events and log whichever engine
     plays the game."""
 
-    def play(python: bool) -> tuple[list[object], list[object]]:
-        if python:
-            monkeypatch.setenv(compiled.ENGINE_VARIABLE, "python")
-        else:
-            monkeypatch.delenv(compiled.ENGINE_VARIABLE, raising=False)
-        session = Session(build(flags_spec(9)), 9)
-        assert session._game.uses_kernel is not python
+    def play(on: Engine) -> tuple[list[object], list[object]]:
+        session = Session(build(flags_spec(9)), 9, engine=on)
+        assert session.engine is on
         rng = random.Random(9)
         views = []
         while not session.over:
@@ -161,33 +167,32 @@ def test_sessions_on_either_engine_log_the_same_game(monkeypatch: pytest.MonkeyP
             session.play(seat, rng.choice(session.choices(seat)))
         return [e.to_json() for e in session.entries] + views, list(session.events(None))
 
-    assert play(False) == play(True)
+    assert play(KERNEL) == play(PYTHON)
 
 
-def test_a_handed_out_position_follows_the_game_and_a_change_to_it_is_played_on() -> None:
-    """`Game.state` is the game's position whichever engine plays: it follows every choice,
-    and a change made to it by hand (a test, a puzzle) is the game from there on."""
+def test_no_position_is_lent_out_a_change_goes_through_the_builder() -> None:
+    """`Game.state` is a copy of the position whichever engine plays: changing it changes
+    nothing in the game; a position changed by hand (a test, a puzzle) is handed to an engine
+    as a new game (`Game.at`), and is that game from there on, on either engine."""
     game = Game(build(flags_spec(2)), 2)
     assert game.uses_kernel
-    state = game.state
-    piece = next(iter(state.pieces.values()))
-    while game.state.round < 2:
+    while game.round < 2:
         game.play(game.sample_chance()[0] if game.decider == CHANCE else game.legal()[0])
-    assert state.round == 2 and game.state is state
-    assert piece is state.pieces[piece.id]
-    side = state.seats[0]
-    state.sides[side].points = 7
-    assert game.uses_kernel
-    reference = Game(build(flags_spec(2)), 2, kernel=False)
-    for choice in game.log:
-        reference.replay_one(choice)
-    reference.state.sides[side].points = 7
-    if game.decider == CHANCE:
-        game.play_chance()
-    else:
-        game.play(game.legal()[-1])
-    reference.replay_one(game.log[-1])
-    assert (game.state.key(), game.state.turns) == (reference.state.key(), reference.state.turns)
+    before = whole(game.state)
+    lent = game.state
+    side = lent.seats[0]
+    lent.sides[side].points = 7
+    assert whole(game.state) == before  # the game did not change
+    changed = Game.at(lent, 2, KERNEL)
+    reference = Game.at(lent, 2, PYTHON)
+    assert changed.uses_kernel and not reference.uses_kernel
+    assert changed.state.sides[side].points == 7
+    for g in (changed, reference):
+        if g.decider == CHANCE:
+            g.play_chance()
+        else:
+            g.play(g.legal()[-1])
+    assert whole(changed.state) == whole(reference.state)
 
 
 def test_a_setup_the_kernel_does_not_know_is_played_by_the_python_engine() -> None:
@@ -239,8 +244,8 @@ def test_a_position_past_the_kernels_limits_is_played_on_by_the_python_engine() 
     b = setup.board
     state = new_game_at(setup, {mine: b.parse_label("e5"), rival: b.parse_label("e6")}, "dark")
     state.sides["dark"].pool = {TokenColor.RED: 1}
-    game = Game.at(state, 5, kernel=True)
-    reference = Game.at(state.copy(), 5)
+    game = Game.at(state, 5, KERNEL)
+    reference = Game.at(state.copy(), 5, PYTHON)
     assert game.uses_kernel
     for g in (game, reference):
         g.play(f"choose:{mine}")

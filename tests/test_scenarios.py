@@ -17,7 +17,7 @@ from funkoverse.rules import engine
 from funkoverse.rules.board import Board
 from funkoverse.rules.game import Game
 from funkoverse.rules.state import Phase
-from positions import board, position
+from positions import board, editing, position
 
 # --------------------------------------------------------------------------- test boards
 #
@@ -204,7 +204,8 @@ def test_winning_a_scenario_is_decided_at_the_end_of_a_round() -> None:
         b=board(points={"A": "b2"}),
         scenario=scenario("flags"),
     )
-    game.state.sides["dark"].points = 5
+    with editing(game) as s:
+        s.sides["dark"].points = 5
     game.play("choose:priestess")
     game.play("interact:point-A")  # the 6th point
     assert points(game)["dark"] == 6
@@ -220,8 +221,9 @@ def test_winning_a_scenario_below_the_target_nobody_wins() -> None:
         {"villager": "f6", "hyena-warrior": "e6"},
         scenario=scenario("flags"),
     )
-    game.state.sides["dark"].points = 5
-    game.state.sides["light"].points = 1
+    with editing(game) as s:
+        s.sides["dark"].points = 5
+        s.sides["light"].points = 1
     finish_round(game)
     assert game.winner is None and game.state.round == 2
 
@@ -233,8 +235,9 @@ def test_winning_a_scenario_the_side_with_the_most_points_wins() -> None:
         {"villager": "f6", "hyena-warrior": "e6"},
         scenario=scenario("control"),
     )
-    game.state.sides["dark"].points = 7
-    game.state.sides["light"].points = 8
+    with editing(game) as s:
+        s.sides["dark"].points = 7
+        s.sides["light"].points = 8
     finish_round(game)
     assert game.winner == "light"
 
@@ -248,8 +251,9 @@ def test_winning_a_scenario_a_tie_plays_more_rounds_until_one_player_has_more_po
         b=board(points={"A": "f5"}),
         scenario=scenario("leaders"),
     )
-    game.state.sides["dark"].points = 6
-    game.state.sides["light"].points = 6
+    with editing(game) as s:
+        s.sides["dark"].points = 6
+        s.sides["light"].points = 6
     finish_round(game)
     assert game.winner is None and not game.over and game.state.round == 2
     finish_round(game)  # still tied: on it goes
@@ -273,7 +277,8 @@ def test_winning_6_points_with_two_characters_per_side(sid: str) -> None:
         scenario=scenario(sid),
     )
     assert game.setup.scenario.points_to_win(game.state) == 6
-    game.state.sides["light"].points = 6
+    with editing(game) as s:
+        s.sides["light"].points = 6
     finish_round(game)
     assert game.winner == "light"
 
@@ -288,10 +293,12 @@ def test_winning_10_points_with_three_characters_per_side(sid: str) -> None:
         scenario=scenario(sid),
     )
     assert game.setup.scenario.points_to_win(game.state) == 10
-    game.state.sides["dark"].points = 9
+    with editing(game) as s:
+        s.sides["dark"].points = 9
     finish_round(game)
     assert game.winner is None
-    game.state.sides["dark"].points = 10
+    with editing(game) as s:
+        s.sides["dark"].points = 10
     finish_round(game)
     assert game.winner == "dark"
 
@@ -500,7 +507,8 @@ def test_flags_the_return_points_count_toward_winning_at_that_round_end() -> Non
     game = flags_game(
         {"priestess": "b5", "mad-scientist": "a1"}, {"villager": "f6", "hyena-warrior": "e6"}
     )
-    game.state.sides["dark"].points = 4
+    with editing(game) as s:
+        s.sides["dark"].points = 4
     finish_round(game, lambda ch: "flag:priestess" if "flag:priestess" in ch else None)
     assert points(game) == {"dark": 6, "light": 0}
     assert game.winner == "dark"
@@ -514,9 +522,10 @@ def leaders_game(
 ) -> Game:
     """A Leaders game in round 1 with the secret picks already made and revealed."""
     game = position(dark, light, b=layered("leaders", LEADERS), scenario=scenario("leaders"), **kw)  # type: ignore[arg-type]
-    game.state.sides["dark"].leader = leaders[0]
-    game.state.sides["light"].leader = leaders[1]
-    game.state.leaders_revealed = True
+    with editing(game) as s:
+        s.sides["dark"].leader = leaders[0]
+        s.sides["light"].leader = leaders[1]
+        s.leaders_revealed = True
     return game
 
 
@@ -612,8 +621,9 @@ def test_leaders_the_leader_starting_squares_are_not_part_of_any_starting_area()
         scenario=scenario("leaders"),
         knocked_down=["villager"],
     )
-    game.state.sides["dark"].leader = "priestess"
-    game.state.sides["light"].leader = "villager"
+    with editing(game) as s:
+        s.sides["dark"].leader = "priestess"
+        s.sides["light"].leader = "villager"
     knock_out(game, "priestess", "villager")
     returns: list[list[str]] = []
     for _ in range(2):
@@ -724,9 +734,10 @@ def test_control_a_flipped_marker_can_be_flipped_back() -> None:
 
 def _markers(game: Game, shown: dict[str, str]) -> None:
     """Put control markers on the map showing a side's color ({square: side})."""
-    for n, (label, side) in enumerate(shown.items(), 1):
-        m = game.state.pieces[f"control-{n}"]
-        m.square, m.side, m.placed = sq(game, label), side, True
+    with editing(game) as state:
+        for n, (label, side) in enumerate(shown.items(), 1):
+            m = state.pieces[f"control-{n}"]
+            m.square, m.side, m.placed = sq(game, label), side, True
 
 
 TWO = ({"priestess": "a1", "mad-scientist": "b1"}, {"villager": "f6", "hyena-warrior": "e6"})
@@ -790,7 +801,8 @@ def test_control_knocking_out_a_rival_gains_1_point() -> None:
 def test_control_points_count_toward_winning_at_the_end_of_the_round() -> None:
     """Control: the markers' points come at the end of a round, and the winner is counted then."""
     game = control_game(*TWO)
-    game.state.sides["dark"].points = 5
+    with editing(game) as s:
+        s.sides["dark"].points = 5
     _markers(game, {"a3": "dark"})
     finish_round(game)
     assert points(game)["dark"] == 6
@@ -855,13 +867,14 @@ def test_um_first_game_a_point_for_being_adjacent_to_a_rival_when_it_is_knocked_
     game = um_game(
         {"priestess": "c3", "mad-scientist": "a1"}, {"villager": "d4", "hyena-warrior": "f6"}
     )
-    state = game.state
-    state.setup.scenario.on_knockout(state, None, state.pieces["villager"], [])
+    with editing(game) as state:
+        state.setup.scenario.on_knockout(state, None, state.pieces["villager"], [])
     assert points(game) == {"dark": 1, "light": 0}
     far = um_game(
         {"priestess": "c2", "mad-scientist": "a1"}, {"villager": "d4", "hyena-warrior": "f6"}
     )
-    far.state.setup.scenario.on_knockout(far.state, None, far.state.pieces["villager"], [])
+    with editing(far) as state:
+        state.setup.scenario.on_knockout(state, None, state.pieces["villager"], [])
     assert points(far) == {"dark": 0, "light": 0}
 
 
@@ -874,7 +887,8 @@ def test_um_first_game_adjacent_is_cut_by_a_wall() -> None:
         b=b,
         scenario=scenario("monsters-first-game"),
     )
-    game.state.setup.scenario.on_knockout(game.state, None, game.state.pieces["villager"], [])
+    with editing(game) as state:
+        state.setup.scenario.on_knockout(state, None, state.pieces["villager"], [])
     assert points(game) == {"dark": 0, "light": 0}
 
 
@@ -894,7 +908,8 @@ def test_um_first_game_three_points_win_at_once() -> None:
     """Universal Monsters 100: "Continue playing until one player has collected three points." The
     game ends the moment the third point is collected, not at the end of the round."""
     game = um_game(UM_DARK, UM_LIGHT, knocked_down=["villager"])
-    game.state.sides["dark"].points = 2
+    with editing(game) as s:
+        s.sides["dark"].points = 2
     knock_out(game, "priestess", "villager")
     assert points(game)["dark"] == 3
     assert game.winner == "dark" and game.over

@@ -472,6 +472,7 @@ def test_a_worker_keeps_the_game_live_and_is_sent_only_what_it_has_not_seen(
     session = Session(build(spec), 3)
     thinkers = ai.Thinkers.__new__(ai.Thinkers)
     thinkers._sent = {}
+    thinkers.engine = "kernel"
     for _ in range(40):
         seat = session.decider
         assert seat is not None

@@ -24,7 +24,7 @@ from funkoverse.rules.events import Event, EventKind, words
 from funkoverse.rules.frames import ReturnFrame
 from funkoverse.rules.game import Game
 from funkoverse.rules.world import display_names
-from positions import board, card, position, said, setup
+from positions import board, card, editing, position, said, setup
 
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -77,7 +77,8 @@ def test_reaching_the_target_mid_round_is_said_and_the_round_goes_on() -> None:
         b=board(points={"A": "c3"}),
         scenario=scenario("flags"),
     )
-    game.state.sides["dark"].points = 5
+    with editing(game) as s:
+        s.sides["dark"].points = 5
     game.play("choose:priestess")
     events = game.play("interact:point-A")
     text = said(game, events)
@@ -162,7 +163,8 @@ def test_status_cards_and_items_appear_in_the_side_panel() -> None:
     game = position(
         {"the-bride": "b2"}, {"villager": "f6"}, items={"dark": [("shovel", "the-bride")]}
     )
-    game.state.pieces["the-bride"].statuses = ("she-sees",)
+    with editing(game) as s:
+        s.pieces["the-bride"].statuses = ("she-sees",)
     panel = sides_panel(game.state).plain
     assert "She Sees" in panel and "Shovel" in panel
 

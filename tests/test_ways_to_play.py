@@ -20,7 +20,7 @@ from funkoverse.rules import engine, track
 from funkoverse.rules.engine import new_game_at
 from funkoverse.rules.game import Game
 from funkoverse.rules.state import CHANCE, Phase, Setup, TeamSetup
-from positions import said
+from positions import editing, handed, said
 
 DARK3 = ("wonder-woman", "the-cheetah", "priestess")
 LIGHT3 = ("dracula", "the-bride", "villager")
@@ -30,7 +30,7 @@ def at(setup: Setup, placements: dict[str, str], first: str, down: tuple[str, ..
     """A game in round 1 with pieces on the given squares (labels)."""
     b = setup.board
     squares = {pid: b.parse_label(sq) for pid, sq in placements.items()}
-    return Game.at(new_game_at(setup, squares, first, down))
+    return handed(new_game_at(setup, squares, first, down))
 
 
 def round_deciders(game: Game) -> list[str]:
@@ -289,11 +289,13 @@ def test_free_for_all_the_most_points_wins_a_tie_plays_on() -> None:
     game.play("first:seat1")
     while game.state.phase is Phase.PLACE:
         game.play(engine.legal_choices(game.state)[0])
-    sides = game.state.sides
-    sides["seat1"].points, sides["seat2"].points, sides["seat3"].points = 5, 5, 2
+    with editing(game) as state:
+        sides = state.sides
+        sides["seat1"].points, sides["seat2"].points, sides["seat3"].points = 5, 5, 2
     round_deciders(game)
     assert game.winner is None and not game.over
-    sides["seat2"].points = 6
+    with editing(game) as state:
+        state.sides["seat2"].points = 6
     round_deciders(game)
     assert game.winner == "seat2"
 
@@ -410,8 +412,7 @@ def test_ultimate_three_exhausted_markers_and_alternating_turns() -> None:
     round ends when the opponents characters each have an exhausted marker and the ultimate
     character has three." """
     game, u, o = placed_ultimate()
-    hero = game.state.pieces["wonder-woman"]
-    assert hero.needed == 3
+    assert game.state.pieces["wonder-woman"].needed == 3
     deciders: list[str] = []
     markers: list[int] = []
     while game.state.round == 1:
@@ -419,10 +420,10 @@ def test_ultimate_three_exhausted_markers_and_alternating_turns() -> None:
         if choices[0].startswith("choose:"):
             deciders.append(game.decider or "")
             if game.decider == o:
-                markers.append(hero.markers)
+                markers.append(game.state.pieces["wonder-woman"].markers)
         game.play("end" if "end" in choices else choices[0])
-        if game.state.round == 1 and hero.markers < 3:
-            assert not hero.exhausted
+        if game.state.round == 1 and game.state.pieces["wonder-woman"].markers < 3:
+            assert not game.state.pieces["wonder-woman"].exhausted
     assert deciders == [u, o, u, o, u, o]
     assert markers == [1, 2, 3]  # one marker a turn; exhausted with the third
     assert game.state.round == 2  # the round ended with the last opponent's turn
@@ -435,8 +436,9 @@ def test_ultimate_the_round_does_not_end_before_the_ultimate_has_three_markers()
     game, u, _ = placed_ultimate()
     game.play("choose:wonder-woman")
     for pid in LIGHT3:  # as if each opponent had taken its turn already
-        game.state.pieces[pid].markers = 1
-        game.state.pieces[pid].exhausted = True
+        with editing(game) as s:
+            s.pieces[pid].markers = 1
+            s.pieces[pid].exhausted = True
     game.play("end")
     assert game.state.round == 1 and game.decider == u
     deciders = round_deciders(game)
@@ -450,9 +452,10 @@ def test_ultimate_shifted_off_the_cooldown_track_at_the_start_of_its_turn() -> N
     game, u, _ = placed_ultimate()
     game.play("choose:wonder-woman")
     game.play("end")
-    hero = game.state.pieces["wonder-woman"]
-    hero.square = None  # knocked out: on the 3 of its track, far from shifting off by cooldown
-    track.place(game.state, u, ("character", "wonder-woman"), 3)
+    with editing(game) as s:
+        # knocked out: on the 3 of its track, far from shifting off by cooldown
+        s.pieces["wonder-woman"].square = None
+        track.place(s, u, ("character", "wonder-woman"), 3)
     game.play("choose:" + LIGHT3[0])
     game.play("end")
     assert game.decider == u
@@ -463,7 +466,10 @@ def test_ultimate_shifted_off_the_cooldown_track_at_the_start_of_its_turn() -> N
     area = game.state.board.start_areas[u]
     assert choices and all(c.startswith("return:wonder-woman:") for c in choices)
     game.play(choices[0])
-    assert hero.square in area and hero.standing
+    assert (
+        game.state.pieces["wonder-woman"].square in area
+        and game.state.pieces["wonder-woman"].standing
+    )
     assert game.state.active == "wonder-woman" and game.state.actions_left == 2
     assert any(c.startswith("move:") for c in engine.legal_choices(game.state))
 
@@ -474,12 +480,12 @@ def test_ultimate_a_knocked_out_opponent_is_not_shifted_off() -> None:
     game, _, o = placed_ultimate()
     game.play("choose:wonder-woman")
     game.play("end")
-    victim = game.state.pieces["villager"]
-    victim.square = None
-    track.place(game.state, o, ("character", "villager"), 3)
+    with editing(game) as s:
+        s.pieces["villager"].square = None
+        track.place(s, o, ("character", "villager"), 3)
     game.play("choose:villager")
     assert game.state.sides[o].track_position(("character", "villager")) == 3
-    assert victim.square is None
+    assert game.state.pieces["villager"].square is None
 
 
 # =========================================================================== the command
@@ -612,12 +618,12 @@ def test_ruling_an_ultimate_character_shifted_off_at_its_turn_may_still_use_its_
         },
         "dark",
     )
-    game = Game.at(state)
-    assert state.pieces["the-creature"].square is None  # on the 1 of its track
+    game = handed(state)
+    assert game.state.pieces["the-creature"].square is None  # on the 1 of its track
     game.play("choose:the-creature")
-    returns = engine.legal_choices(state)
+    returns = engine.legal_choices(game.state)
     assert returns and all(c.startswith("return:the-creature:") for c in returns)
     game.play(returns[0])
-    creature = state.pieces["the-creature"]
+    creature = game.state.pieces["the-creature"]
     here = b.label(creature.square or 0)
-    assert engine.legal_choices(state) == [f"token:tunnel-dark-1:{here}", "skip"]
+    assert engine.legal_choices(game.state) == [f"token:tunnel-dark-1:{here}", "skip"]

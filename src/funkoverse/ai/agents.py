@@ -11,25 +11,30 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from funkoverse.rules.choices import Choice, Move
 from funkoverse.rules.frames import ChoiceFrame
 from funkoverse.rules.state import GameState
+from funkoverse.rules.turn import Turn
 
 
 class Agent(Protocol):
-    """Given the game as its side may see it and the legal choices, return one of them."""
+    """Handed a `Turn` (its side's view, the legal choices, a position to search on),
+    return one of the choices."""
 
     name: str
 
-    def choose(self, state: GameState, choices: list[Choice]) -> Choice: ...
+    def decide(self, turn: Turn) -> Choice: ...
 
-    def explain(
-        self, state: GameState, choices: list[Choice], top: int = 3
-    ) -> list[tuple[Choice, float]]:
+    def explain(self, turn: Turn, top: int = 3) -> list[tuple[Choice, float]]:
         """The `top` best choices with their estimated values (chance to win), best first."""
+        ...
+
+    def choose(self, state: GameState, choices: Sequence[Choice]) -> Choice:
+        """`decide` from a position a caller holds (a puzzle, a tool): no position to search
+        on but the view."""
         ...
 
 
@@ -54,9 +59,10 @@ class RandomAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
+    def decide(self, turn: Turn) -> Choice:
+        choices = list(turn.choices)
+        stay = _stay(turn.view) if any(c.kind == "move" for c in choices) else None
         kinds: dict[str, list[Choice]] = {}
-        stay = _stay(state)
         for choice in choices:
             if choice != stay:
                 kinds.setdefault(choice.kind, []).append(choice)
@@ -66,13 +72,14 @@ class RandomAgent:
         group = groups[self.rng.randrange(len(groups))]
         return group[self.rng.randrange(len(group))]
 
-    def explain(
-        self, state: GameState, choices: list[Choice], top: int = 3
-    ) -> list[tuple[Choice, float]]:
+    def choose(self, state: GameState, choices: Sequence[Choice]) -> Choice:
+        return self.decide(Turn.of(state, choices))
+
+    def explain(self, turn: Turn, top: int = 3) -> list[tuple[Choice, float]]:
         """What the evaluator thinks of each choice (the random agent itself does not care)."""
         from funkoverse.ai.greedy import GreedyAgent
 
-        return GreedyAgent(0, depth="decision").explain(state, choices, top)
+        return GreedyAgent(0, depth="decision").explain(turn, top)
 
 
 def _greedy(seed: int) -> Agent:
@@ -147,7 +154,7 @@ EXPERT: Settings = {
     "beam_positions": 30_000,
     "turn_budget": 500_000,
 }
-# where the kernel does not play the game (a draft; FUNKOVERSE_ENGINE=python) a position
+# where the kernel does not play the game (a draft; a game on the Python engine) a position
 # costs seventy to ninety times as much: the levels take the budgets that kept them in time there
 HARD_IN_PYTHON: Settings = {"beam": 6, "beam_positions": 3_000, "turn_budget": 2_000}
 EXPERT_IN_PYTHON: Settings = {

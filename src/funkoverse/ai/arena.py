@@ -26,9 +26,10 @@ from funkoverse.content.setups import (
 )
 from funkoverse.errors import UserError
 from funkoverse.rules.choices import Choice
-from funkoverse.rules.session import Decide, Session
+from funkoverse.rules.session import Session
 from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import GameState, Setup
+from funkoverse.rules.state import Setup
+from funkoverse.rules.turn import Decide, Turn
 
 DEFAULT_MAX_ROUNDS = 30
 
@@ -92,14 +93,14 @@ def timed(agent: Agent, seat: str, thinking: dict[str, Thinking], last: list[obj
     """`agent`'s decisions for `seat`, each timed into `thinking` (per decision and per turn:
     the decisions of one turn add up)."""
 
-    def decide(view: GameState, choices: list[Choice]) -> Choice:
+    def decide(handed: Turn) -> Choice:
         t0 = time.perf_counter()
-        choice = agent.choose(view, choices)
+        choice = agent.decide(handed)
         spent = time.perf_counter() - t0
         t = thinking.setdefault(seat, Thinking())
         t.decisions += 1
         t.seconds += spent
-        turn = (seat, view.turns)
+        turn = (seat, handed.turns)
         if last and last[0] == turn and t.turns:
             t.turns[-1] += spent
         else:

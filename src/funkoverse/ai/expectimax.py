@@ -50,7 +50,7 @@ Where the compiled kernel is selected and plays the position, the same search ru
 (kernel/search.cpp, with the evaluation of kernel/evaluate.cpp; `funkoverse.ai.kernel`): the
 same choices ranked in the same order with the same values, the same positions counted and
 cut, seventy to ninety times faster. This module stays the reference, and searches wherever the
-kernel does not: `FUNKOVERSE_ENGINE=python`, a position the kernel does not play (a draft)
+kernel does not: a game on the Python engine, a position the kernel does not play (a draft)
 or cannot hold, `kernel=False`, and a subclass that changes the search's methods or the
 evaluator's. A change here is a change to search.cpp too (tests/test_ai_kernel.py).
 """
@@ -58,7 +58,7 @@ evaluator's. A change here is a change to search.cpp too (tests/test_ai_kernel.p
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from funkoverse.ai import kernel
@@ -67,9 +67,10 @@ from funkoverse.ai.view import observe
 from funkoverse.rules import engine
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.state import CHANCE, GameState
+from funkoverse.rules.turn import Turn
 
 Values = tuple[float, ...]
-Turn = tuple[int, str]
+TurnKey = tuple[int, str]
 BEAM = 4  # the choices searched on to the end of a turn at each of its decisions
 BEAM_POSITIONS = 3_000  # past this many positions in one turn's search, the beam narrows to one
 # (the default; an agent may set its own)
@@ -137,7 +138,7 @@ class ExpectimaxAgent:
         self.narrow = narrow  # the share of a choice's part of the budget searched at full beam
         self.beam_positions = beam_positions  # past this many in one turn's search: beam one
         self.positions = 0  # positions generated for the current decision
-        self._turn: Turn | None = None  # the turn the last decision belonged to
+        self._turn: TurnKey | None = None  # the turn the last decision belonged to
         self._spent = 0  # positions its earlier decisions generated
         self._cap: float | None = None  # the positions the choice being searched may reach
         self._wide: float | None = None  # the positions it may reach before its beam narrows
@@ -154,44 +155,54 @@ class ExpectimaxAgent:
 
     # -- the agent interface ---------------------------------------------------
 
-    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
+    def decide(self, turn: Turn) -> Choice:
+        choices = turn.choices
         if len(choices) == 1:
             return choices[0]
-        ranked = self.rank(state, choices)
+        ranked = self.rank_turn(turn)
         best = ranked[0][1]
         ties = [c for c, v in ranked if v >= best - 1e-12]
         return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
-    def explain(
-        self, state: GameState, choices: list[Choice], top: int = 3
-    ) -> list[tuple[Choice, float]]:
-        return self.rank(state, choices)[:top]
+    def explain(self, turn: Turn, top: int = 3) -> list[tuple[Choice, float]]:
+        return self.rank_turn(turn)[:top]
 
-    def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
+    def choose(self, state: GameState, choices: Sequence[Choice]) -> Choice:
+        """`decide` from a position a caller holds (a puzzle, a tool)."""
+        return self.decide(Turn.of(state, choices))
+
+    def rank(self, state: GameState, choices: Sequence[Choice]) -> list[tuple[Choice, float]]:
+        """`rank_turn` from a position a caller holds."""
+        return self.rank_turn(Turn.of(state, choices))
+
+    def rank_turn(self, turn: Turn) -> list[tuple[Choice, float]]:
         """Every choice with its value (the decider's chance to win), best first. The `width`
         best by the one-turn value are searched `depth` turns deep and come first; the others
         follow with their one-turn value (capped at the last deep one, so the order holds)."""
-        side = engine.decider(state)
-        if side is None or side == CHANCE:
+        side = turn.seat
+        choices = list(turn.choices)
+        if not side or side == CHANCE:
             return [(c, 0.0) for c in choices]
-        view = observe(state, side)
-        seat = view.seats.index(side)
         self.positions = 0
-        turn = (view.turns, side)
-        if turn != self._turn:
+        found = kernel.loaded(turn) if self._on_kernel() else None
+        turns = found.turns if found is not None else turn.view.turns
+        this_turn = (turns, side)
+        if this_turn != self._turn:
             # a new turn: what the last one searched is behind the game, and tables kept past
             # their turn grow the heap the garbage collector walks (pauses of half a second)
-            self._turn, self._spent = turn, 0
+            self._turn, self._spent = this_turn, 0
             self._table.clear()
             self._evals.clear()
             if self._kernel_search is not None:
                 self._kernel_search[2].clear()
         try:
-            found = self._kernel_rank(view, choices, seat)
             if found is not None:
-                return found
+                ranked = self._kernel_rank(found, choices)
+                if ranked is not None:
+                    return ranked
             self._settle_in_python()
-            return self._rank(view, choices, seat, turn)
+            view = observe(turn.view, side)  # a rival's hidden picks sampled
+            return self._rank(view, choices, view.seats.index(side), this_turn)
         finally:
             self._spent += self.positions
 
@@ -206,28 +217,24 @@ class ExpectimaxAgent:
             setattr(self, name, value)
 
     def _kernel_rank(
-        self, view: GameState, choices: list[Choice], seat: int
+        self, found: kernel.Loaded, choices: list[Choice]
     ) -> list[tuple[Choice, float]] | None:
-        """`_rank` on the compiled kernel; None when it is not selected or does not play the
-        position (the Python search then decides)."""
-        loaded = kernel.load(view, choices) if self._on_kernel() else None
-        if loaded is None:
-            return None
-        tables, position, codes = loaded
+        """`_rank` on the compiled kernel; None when it cannot hold the search (the Python
+        search then decides)."""
         search = kernel.search(self)
         cuts = search.cuts
         try:
-            found = search.rank(tables, position, codes, seat, self._spent)
+            ranked = search.rank(found.ai, found.kernel, found.codes, found.seat, self._spent)
         except RuntimeError:  # past what the kernel's lists hold: the Python search decides
             self.positions = 0
             self.kernel = False
             return None
         self.positions = search.positions
         self._cuts += search.cuts - cuts
-        return [(choices[i], value) for i, value in found]
+        return [(choices[i], value) for i, value in ranked]
 
     def _rank(
-        self, view: GameState, choices: list[Choice], seat: int, turn: Turn
+        self, view: GameState, choices: list[Choice], seat: int, turn: TurnKey
     ) -> list[tuple[Choice, float]]:
         children = [(c, self._child(view, c)) for c in choices]
         # the most promising as they stand are searched first, each with a fair share of the
@@ -301,7 +308,7 @@ class ExpectimaxAgent:
         self,
         state: GameState,
         depth: int,
-        turn: Turn,
+        turn: TurnKey,
         origin: int | None = None,
         key: tuple[object, ...] | None = None,
     ) -> Values:
@@ -356,7 +363,7 @@ class ExpectimaxAgent:
         return best
 
     def _rest_of_turn(
-        self, children: list[GameState], seat: int, turn: Turn, origin: int
+        self, children: list[GameState], seat: int, turn: TurnKey, origin: int
     ) -> Values:
         """The best end of the turn from one of `children`: a child where the turn is over is
         valued as it stands; the others are ordered by their value as they stand (the

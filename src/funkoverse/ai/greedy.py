@@ -21,9 +21,9 @@ from funkoverse.ai import kernel
 from funkoverse.ai.evaluate import NEXT_TURNS, Evaluator
 from funkoverse.ai.expectimax import BEAM, BEAM_POSITIONS, NARROW_SHARE, ExpectimaxAgent
 from funkoverse.ai.view import observe
-from funkoverse.rules import engine
 from funkoverse.rules.choices import Choice
-from funkoverse.rules.state import CHANCE, GameState
+from funkoverse.rules.state import CHANCE
+from funkoverse.rules.turn import Turn
 
 
 class GreedyAgent(ExpectimaxAgent):
@@ -63,29 +63,32 @@ class GreedyAgent(ExpectimaxAgent):
         self.one_decision = depth == "decision"
         self.noise = noise
 
-    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
+    def decide(self, turn: Turn) -> Choice:
+        choices = turn.choices
         if len(choices) > 1 and self.noise and self.rng.random() < self.noise:
             return choices[self.rng.randrange(len(choices))]
-        return super().choose(state, choices)
+        return super().decide(turn)
 
-    def rank(self, state: GameState, choices: list[Choice]) -> list[tuple[Choice, float]]:
+    def rank_turn(self, turn: Turn) -> list[tuple[Choice, float]]:
         if not self.one_decision:
-            return super().rank(state, choices)
-        side = engine.decider(state)
-        if side is None or side == CHANCE:
+            return super().rank_turn(turn)
+        side = turn.seat
+        choices = list(turn.choices)
+        if not side or side == CHANCE:
             return [(c, 0.0) for c in choices]
-        view = observe(state, side)
-        seat = view.seats.index(side)
-        loaded = kernel.load(view, choices) if self._on_kernel() else None
-        if loaded is not None:  # the same values on the compiled kernel
-            tables, position, codes = loaded
+        found = kernel.loaded(turn) if self._on_kernel() else None
+        if found is not None:  # the same values on the compiled kernel
             try:
-                found = kernel.search(self).rank_decision(tables, position, codes, seat)
+                ranked = kernel.search(self).rank_decision(
+                    found.ai, found.kernel, found.codes, found.seat
+                )
             except RuntimeError:  # past what the kernel's lists hold: Python decides
                 self.kernel = False
-                return self.rank(state, choices)
+                return self.rank_turn(turn)
             self.positions += len(choices)
-            return [(choices[i], value) for i, value in found]
+            return [(choices[i], value) for i, value in ranked]
+        view = observe(turn.view, side)  # a rival's hidden picks sampled
+        seat = view.seats.index(side)
         scored = [(c, self._eval(self._child(view, c))[seat]) for c in choices]
         scored.sort(key=lambda cv: -cv[1])
         return scored

@@ -4,8 +4,9 @@
 (kernel/evaluate.cpp) and search (kernel/search.cpp) follow them function by function, in the
 same order of floating-point operations, and give the same values, count the same positions
 and so make the same choices (tests/test_ai_kernel.py). An agent searches on the kernel when
-the kernel is selected (`compiled.selected`) and plays the position it sees; otherwise, and
-for a position the kernel does not play (`compiled.Unsupported`), it searches in Python.
+it is handed a position of the kernel (`loaded`): the game's own position, forked, with no
+copy through Python; otherwise, and for a position the kernel does not hold, it searches in
+Python.
 
 This module builds what the kernel's evaluator reads beside the rules' tables, once per setup
 and with the Python functions themselves: the map's walk table (`evaluate.walks`), each die's
@@ -17,13 +18,20 @@ from __future__ import annotations
 import dataclasses
 import sys
 import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from funkoverse.ai.evaluate import Evaluator, _item_strike, _Strike, _strikes, walks
+from funkoverse.ai.view import observe
 from funkoverse.rules import compiled
 from funkoverse.rules.cards import TokenColor
 from funkoverse.rules.choices import Choice
+from funkoverse.rules.engines import KERNEL
+from funkoverse.rules.engines.kernel import KernelPosition, Legal
+from funkoverse.rules.errors import Unsupported
 from funkoverse.rules.state import GameState
+from funkoverse.rules.turn import Turn
 
 if TYPE_CHECKING:
     from funkoverse.ai.expectimax import ExpectimaxAgent
@@ -53,16 +61,18 @@ def _strike_row(strike: _Strike) -> tuple[int, int, bool, int, int]:
     return (color, strike.dice, strike.plus_defense, strike.vs_down, strike.reach)
 
 
-def ai_tables(tables: compiled.Tables, state: GameState) -> Any:
-    """The kernel's `AiTables` of `tables`' setup (built once): what the evaluator reads
-    beside the rules' tables. `Unsupported` when the setup has no dice."""
+def ai_tables(tables: compiled.Tables, state_of: Callable[[], GameState]) -> Any:
+    """The kernel's `AiTables` of `tables`' setup (built once, with the position `state_of`
+    reads): what the evaluator reads beside the rules' tables. `Unsupported` when the setup
+    has no dice."""
     found = _AI_TABLES.get(tables)
     if found is not None:
         return found
+    state = state_of()
     setup = tables.setup
     board = setup.board
     if not setup.dice:
-        raise compiled.Unsupported("a setup without dice")
+        raise Unsupported("a setup without dice")
     table = walks(board)
     standard = tables.dice_ids.index("standard") if "standard" in setup.dice else 0
     scenario = setup.scenario
@@ -106,29 +116,63 @@ def kernel_evaluator(evaluator: Evaluator) -> Any:
     return twin[1]
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """A turn's position in the kernel, as its search reads it."""
+
+    ai: Any  # the evaluator's tables
+    kernel: Any  # the position (the search copies it; it is never changed)
+    codes: list[int]  # the turn's choices, as codes, in the turn's order
+    seat: int  # the deciding seat's index
+    turns: int  # turns played so far: a new turn empties the search's tables
+
+
+def loaded(turn: Turn) -> Loaded | None:
+    """The kernel position `turn` is searched on: the position it was handed, when the game
+    is played on the kernel; while the seat may not see everything, its view loaded into a
+    kernel (a game on the kernel, or a turn made by hand where the kernel was built). None
+    where the Python search decides: a game on the Python engine, or a position the kernel
+    does not hold."""
+    position = turn.position
+    choices = turn.choices
+    try:
+        if isinstance(position, KernelPosition):
+            tables, kernel = position.tables, position.kernel
+            ai = ai_tables(tables, position.peek)
+        elif position is None and (
+            turn.engine is KERNEL or (turn.engine is None and compiled.built())
+        ):
+            view = observe(turn.view, turn.seat)  # a rival's hidden picks sampled
+            tables, kernel = compiled.load(view)
+            ai = ai_tables(tables, lambda: view)
+        else:
+            return None
+    except Unsupported:
+        return None
+    if isinstance(choices, Legal) and choices.tables is tables:
+        codes = list(choices.codes)
+    else:
+        found = [tables.code(c) for c in choices]
+        if any(c is None for c in found):
+            return None
+        codes = [c for c in found if c is not None]
+    seat = tables.seats.index(turn.seat) if turn.seat in tables.seats else -1
+    return Loaded(ai, kernel, codes, seat, int(kernel.turns))
+
+
 def load(state: GameState, choices: list[Choice]) -> tuple[Any, Any, list[int]] | None:
     """`state` in the kernel, with the tables its evaluator reads and the codes of `choices`;
-    None when the kernel is not selected or does not play it."""
-    if not compiled.selected():
-        return None
-    try:
-        tables, kernel = compiled.load(state)
-        ai = ai_tables(tables, state)
-    except compiled.Unsupported:
-        return None
-    codes = [tables.code(c) for c in choices]
-    found = [c for c in codes if c is not None]
-    if len(found) != len(codes):
-        return None
-    return ai, kernel, found
+    None when the kernel was not built or does not play it."""
+    found = loaded(Turn.of(state, choices))
+    return None if found is None else (found.ai, found.kernel, found.codes)
 
 
 def values(evaluator: Evaluator, state: GameState) -> tuple[float, ...] | None:
     """`evaluator.values(state)` computed by the kernel; None when it does not play `state`."""
-    loaded = load(state, [])
-    if loaded is None:
+    found = load(state, [])
+    if found is None:
         return None
-    ai, kernel, _ = loaded
+    ai, kernel, _ = found
     return tuple(kernel_evaluator(evaluator).values(ai, kernel))
 
 

@@ -26,12 +26,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 
 from funkoverse.ai.evaluate import Evaluator
 from funkoverse.ai.view import observe
 from funkoverse.rules import engine
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.state import CHANCE, GameState
+from funkoverse.rules.turn import Turn
 
 Values = tuple[float, ...]
 
@@ -95,10 +97,11 @@ class MCTSAgent:
 
     # -- the agent interface ---------------------------------------------------
 
-    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
+    def decide(self, turn: Turn) -> Choice:
+        choices = list(turn.choices)
         if len(choices) == 1:
             return choices[0]
-        ranked = self._search(state, choices)
+        ranked = self._search(turn.view, choices)
         best = ranked[0][1]
         ties = [c for c, v, _ in ranked if v >= best - 1e-12]
         if len(ties) > 1:
@@ -107,10 +110,12 @@ class MCTSAgent:
             ties = [c for c, v, n in ranked if c in ties and n == most]
         return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
-    def explain(
-        self, state: GameState, choices: list[Choice], top: int = 3
-    ) -> list[tuple[Choice, float]]:
-        return [(c, v) for c, v, _ in self._search(state, choices)[:top]]
+    def explain(self, turn: Turn, top: int = 3) -> list[tuple[Choice, float]]:
+        return [(c, v) for c, v, _ in self._search(turn.view, list(turn.choices))[:top]]
+
+    def choose(self, state: GameState, choices: Sequence[Choice]) -> Choice:
+        """`decide` from a position a caller holds (a puzzle, a tool)."""
+        return self.decide(Turn.of(state, choices))
 
     # -- the search ------------------------------------------------------------
 

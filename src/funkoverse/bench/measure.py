@@ -9,24 +9,66 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from funkoverse.bench.workloads import WORKLOADS, Played, flags_spec, midgame, random_game
+from funkoverse.bench.workloads import (
+    WORKLOADS,
+    Played,
+    flags_spec,
+    midgame,
+    random_game,
+    session_game,
+)
 from funkoverse.rules import compiled, dice, engine
+from funkoverse.rules.engines import KERNEL, Engine
+from funkoverse.rules.spec import SetupSpec
 from funkoverse.rules.state import GameState
 
 POSITION_SEED = 7  # the mid-game Flags position every run measures in
 
 
-def play_for(workload: str, seconds: float, seed: int, at_least: int = 1) -> Played:
+def play_for(
+    workload: str,
+    seconds: float,
+    seed: int,
+    at_least: int = 1,
+    on: Engine = KERNEL,
+    game: Callable[[SetupSpec, int, Engine], int] = random_game,
+) -> Played:
     """Random games of `workload`, one after another, until `seconds` have passed (and at
     least `at_least` games were played); game g is seeded `seed + g`."""
     spec_of = WORKLOADS[workload]
     played = Played()
     start = time.perf_counter()
     while played.games < at_least or time.perf_counter() - start < seconds:
-        played.steps += random_game(spec_of(seed + played.games), seed + played.games)
+        played.steps += game(spec_of(seed + played.games), seed + played.games, on)
         played.games += 1
     played.seconds = time.perf_counter() - start
     return played
+
+
+def session_against_raw(seconds: float, seed: int, on: Engine, rounds: int = 3) -> dict[str, Any]:
+    """The same random Flags games through the session API and through the engine's raw
+    loop, alternated `rounds` times for `seconds` each on this one core: games a second of
+    each, and the ratio of the session's to the raw loop's (1.0: the API costs nothing)."""
+    per_round = []
+    for r in range(rounds):
+        raw = play_for("flags", seconds, seed + 1000 * r, on=on)
+        api = play_for("flags", seconds, seed + 1000 * r, on=on, game=session_game)
+        per_round.append(
+            {
+                "raw_games_per_second": round(raw.games_per_second, 2),
+                "session_games_per_second": round(api.games_per_second, 2),
+                "ratio": round(api.games_per_second / raw.games_per_second, 4),
+            }
+        )
+    return {
+        "engine": on.name,
+        "rounds": per_round,
+        "raw_games_per_second": statistics.median(r["raw_games_per_second"] for r in per_round),
+        "session_games_per_second": statistics.median(
+            r["session_games_per_second"] for r in per_round
+        ),
+        "ratio": statistics.median(r["ratio"] for r in per_round),
+    }
 
 
 def median_us(fn: Callable[[], object], repeat: int) -> float:
@@ -45,7 +87,7 @@ def position() -> GameState:
     return midgame(flags_spec(POSITION_SEED), POSITION_SEED)
 
 
-def operations(state: GameState, repeat: int) -> dict[str, float]:
+def operations(state: GameState, repeat: int, on: Engine = KERNEL) -> dict[str, float]:
     """Median microseconds to list the legal choices, to check one choice's legality, to
     apply a choice (on a copy), to copy the state, and to look up the exact odds of a
     challenge (attack 3 against defense 2, the cache warm, as in play). On the kernel the
@@ -55,7 +97,7 @@ def operations(state: GameState, repeat: int) -> dict[str, float]:
     dice.win_probability(attack, defense)
     odds = median_us(lambda: dice.win_probability(attack, defense), repeat)
     pick = iter(range(10**9))
-    if engine_name() == "kernel":
+    if on is KERNEL:
         _, kernel = compiled.load(state)
         codes = kernel.legal()
         samples = []
@@ -93,20 +135,19 @@ def operations(state: GameState, repeat: int) -> dict[str, float]:
     }
 
 
-def engine_name() -> str:
-    """The engine the workloads run on: "kernel" (compiled) or "python"."""
-    return "kernel" if compiled.selected() else "python"
-
-
-def search(level: str, state: GameState, decisions: int = 3) -> dict[str, float]:
+def search(
+    level: str, state: GameState, decisions: int = 3, on: Engine = KERNEL
+) -> dict[str, float]:
     """Positions a second the `level` agent values over its first `decisions` decisions of
-    the turn from `state` (chance outcomes drawn by the engine's odds on the way)."""
+    the turn from `state` (chance outcomes drawn by the engine's odds on the way), each
+    decision handed its turn as the session hands it (the position to search on included)."""
     from funkoverse.ai.agents import AGENTS
     from funkoverse.rules.game import Game
     from funkoverse.rules.state import CHANCE
+    from funkoverse.rules.turn import Turn
 
     agent = AGENTS[level](POSITION_SEED)
-    game = Game.at(state.copy(), POSITION_SEED)
+    game = Game.at(state.copy(), POSITION_SEED, on)
     positions = 0
     seconds = 0.0
     made = 0
@@ -114,9 +155,13 @@ def search(level: str, state: GameState, decisions: int = 3) -> dict[str, float]
         if game.decider == CHANCE:
             game.play_chance()
             continue
-        legal = engine.choices(game.state)
+        seat = game.decider
+        assert seat is not None
+        turn = Turn(seat, 0, game.legal(), view=game.snapshot(), unseen=())
+        turn._position = game.position.fork()
+        turn.engine = game.engine
         t0 = time.perf_counter()
-        choice = agent.choose(game.state, legal)
+        choice = agent.decide(turn)
         seconds += time.perf_counter() - t0
         positions += getattr(agent, "positions", 0)
         made += 1
@@ -128,11 +173,13 @@ def search(level: str, state: GameState, decisions: int = 3) -> dict[str, float]
     }
 
 
-def run(seconds: float, repeat: int, seed: int, searches: bool = True) -> dict[str, Any]:
+def run(
+    seconds: float, repeat: int, seed: int, searches: bool = True, on: Engine = KERNEL
+) -> dict[str, Any]:
     """Every measurement of the engine, as one JSON-ready object."""
-    result: dict[str, Any] = {"engine": engine_name(), "workloads": {}}
+    result: dict[str, Any] = {"engine": on.name, "workloads": {}}
     for name in WORKLOADS:
-        played = play_for(name, seconds, seed)
+        played = play_for(name, seconds, seed, on=on)
         result["workloads"][name] = {
             "games": played.games,
             "steps": played.steps,
@@ -148,11 +195,12 @@ def run(seconds: float, repeat: int, seed: int, searches: bool = True) -> dict[s
         "round": state.round,
         "choices": len(engine.choices(state)),
     }
-    result["operations_us"] = {k: round(v, 2) for k, v in operations(state, repeat).items()}
+    result["operations_us"] = {k: round(v, 2) for k, v in operations(state, repeat, on).items()}
+    result["session"] = session_against_raw(seconds / 2, seed, on)
     if searches:
-        search("hard", state, 1)  # the setup's tables made once, as in a game, not timed
+        search("hard", state, 1, on)  # the setup's tables made once, as in a game, not timed
         result["searches"] = {
-            level: {k: round(v, 2) for k, v in search(level, state).items()}
+            level: {k: round(v, 2) for k, v in search(level, state, on=on).items()}
             for level in ("hard", "expert")
         }
     return result

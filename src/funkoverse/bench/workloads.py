@@ -8,8 +8,9 @@
 
 A random game here is driven the way any engine is driven from Python: list the legal
 choices, apply a uniformly random one; a chance outcome is drawn by its probability. The
-compiled kernel plays when it is built (`FUNKOVERSE_ENGINE=python` selects the Python
-engine): the same games, choice for choice.
+compiled kernel plays unless the Python engine is asked for (`funkoverse bench --engine
+python`): the same games, choice for choice. `session_game` plays the same games through the
+public session API, to measure what the API costs beside the engine's raw loop.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game
 from funkoverse.errors import UserError
 from funkoverse.rules import compiled, engine
 from funkoverse.rules.dice import resolve, roll
+from funkoverse.rules.engines import KERNEL, PYTHON, Engine
+from funkoverse.rules.errors import Unsupported
 from funkoverse.rules.game import Game
+from funkoverse.rules.session import Session
 from funkoverse.rules.spec import SetupSpec
 from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
 
@@ -63,26 +67,41 @@ class Played:
         return self.games / self.seconds if self.seconds else 0.0
 
 
-def random_game(spec: SetupSpec, seed: int) -> int:
+def random_game(spec: SetupSpec, seed: int, on: Engine = KERNEL) -> int:
     """Play one game of uniformly random legal choices (each checked by `apply`, as a
     client's would be); returns the steps applied, decisions and chance outcomes alike.
-    The kernel plays it when it is selected and plays the setup, else the Python engine;
-    both play the same game for the same seed."""
+    On the kernel it is the raw loop of integer codes (as OpenSpiel's actions are driven);
+    where the kernel does not play the setup, or `on` is the Python engine, the Python
+    engine's own loop. Both play the same game for the same seed."""
     setup = build(spec)
     state = engine.new_game(setup)
-    if compiled.selected():
+    if on is KERNEL:
         try:
             tables, kernel = compiled.load(state)
-        except compiled.Unsupported:
+        except Unsupported:
             pass
         else:
             return _kernel_game(setup, tables, kernel, seed)
-    return _python_game(Game(setup, seed, kernel=False), seed)
+    return _python_game(Game(setup, seed, PYTHON), seed)
+
+
+def session_game(spec: SetupSpec, seed: int, on: Engine = KERNEL) -> int:
+    """The same game through the public session API, as every client plays: the decider,
+    its legal choices, a uniformly random one played (checked, logged, its events kept, the
+    chance after it drawn). Returns the entries of its log."""
+    session = Session(build(spec), seed, engine=on)
+    rng = random.Random(seed)
+    randrange = rng.randrange
+    while not session.over and session.round <= MAX_ROUNDS:
+        seat = session.decider
+        options = session.choices(seat)
+        session.play(seat, options[randrange(len(options))])
+    return session.version
 
 
 def _python_game(game: Game, seed: int) -> int:
     rng = random.Random(seed)
-    state = game.state
+    state = game.peek()  # the Python engine's own state, played on directly
     steps = 0
     while not engine.is_over(state) and state.round <= MAX_ROUNDS:
         if engine.decider(state) == CHANCE:
@@ -131,9 +150,9 @@ def midgame(spec: SetupSpec, seed: int, round_: int = 3) -> GameState:
     """A seeded random game of `spec` advanced to an action choice of round `round_` with
     several choices: a position to time single operations and searches in."""
     for attempt in range(100):
-        game = Game(build(spec), seed + attempt, kernel=False)
+        game = Game(build(spec), seed + attempt, PYTHON)
         rng = random.Random(seed + attempt)
-        state = game.state
+        state = game.peek()  # followed as the game goes on (the Python engine's own)
         while not engine.is_over(state):
             if engine.decider(state) == CHANCE:
                 game.play_chance()

@@ -12,6 +12,7 @@ from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
 from funkoverse.errors import UserError
 from funkoverse.rules import compiled
+from funkoverse.rules.engines import PYTHON
 from funkoverse.rules.perft import compiled_divide, compiled_perft, divide, perft
 from funkoverse.rules.session import Session
 from funkoverse.rules.state import GameState
@@ -60,13 +61,13 @@ def position(name: str) -> GameState:
         raise UserError(f"unknown position '{name}'; the positions are {', '.join(POSITIONS)}")
     request, seed, entries, _ = POSITIONS[name]
     spec = first_game_spec() if request is None else draw_spec(request, seed)
-    session = Session(build(spec), seed)
+    session = Session(build(spec), seed, engine=PYTHON)
     agent = RandomAgent(seed)
     while not session.over and session.version < entries:
         seat = session.decider
         assert seat is not None
-        session.play(seat, agent.choose(session.view(seat), session.choices(seat)))
-    return session.state.copy()
+        session.play(seat, agent.decide(session.turn(seat)))
+    return session.state
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--engine kernel: the compiled kernel is not built here (pip install -e .)")
     for name in names:
         state = position(name)
-        engine = args.engine or ("kernel" if compiled.selected() else "python")
+        engine = args.engine or ("kernel" if compiled.built() else "python")
         if engine == "kernel" and compiled.unsupported(state) is not None:
             if args.engine == "kernel":
                 raise UserError(f"--engine kernel: {name}: {compiled.unsupported(state)}")

@@ -7,6 +7,7 @@ import json
 import re
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,9 @@ from funkoverse.cli.terminal import Person, sides_panel
 from funkoverse.content.setups import SetupRequest, build, draw_spec, players_of
 from funkoverse.errors import UserError
 from funkoverse.rules.events import Event
-from funkoverse.rules.session import Decide, Session
+from funkoverse.rules.session import Session
 from funkoverse.rules.spec import SeatSpec, SetupSpec
+from funkoverse.rules.turn import Decide
 
 CONTROLLERS = ("human", *AGENTS)
 _ITEM = re.compile(r"(?:(?P<side>[\w-]+):)?(?P<holder>[\w-]+)=(?P<item>[\w-]+)")
@@ -228,11 +230,11 @@ def run(args: argparse.Namespace) -> int:
             people[seat] = Person(console, session, seat)
             deciders[seat] = people[seat].decide
         else:
-            deciders[seat] = AGENTS[controller](seed * 7919 + index + 1).choose
+            deciders[seat] = AGENTS[controller](seed * 7919 + index + 1).decide
     if watching:
         _introduce(console, session, seats)
 
-    def after(seat: str, events: list[Event]) -> None:
+    def after(seat: str, events: Sequence[Event]) -> None:
         if seat in people:
             people[seat].after_own(events)
         if args.save:

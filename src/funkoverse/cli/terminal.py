@@ -23,6 +23,7 @@ from funkoverse.rules.frames import ReturnFrame
 from funkoverse.rules.pieces import Kind, Role
 from funkoverse.rules.session import Session
 from funkoverse.rules.state import GameState, Piece
+from funkoverse.rules.turn import Turn
 from funkoverse.rules.world import display_names
 
 HELP = (
@@ -186,8 +187,10 @@ class Person:
         self.seen = 0  # the log entries already shown to this person
         self.turn: tuple[int, str | None] | None = None
 
-    def decide(self, view: GameState, choices: list[Choice]) -> Choice:
-        self._catch_up()
+    def decide(self, handed: Turn) -> Choice:
+        view = handed.view
+        choices = list(handed.choices)
+        self._catch_up(handed.unseen)
         turn = (view.turns, self.seat)
         if turn != self.turn:
             self.turn = turn
@@ -256,9 +259,8 @@ class Person:
         self.print_events(events)
         self.seen = self.session.version
 
-    def _catch_up(self) -> None:
+    def _catch_up(self, shown: Sequence[Event]) -> None:
         """What happened since this person's last choice, the others' turns included."""
-        shown = [e for i, e in self.session.events(self.seat, self.seen)]
         self.seen = self.session.version
         if shown:
             self.console.print(Text("Since your last choice:", style="bold"))

@@ -30,6 +30,7 @@ from funkoverse.rules.choices import (
     UseItem,
 )
 from funkoverse.rules.state import GameState
+from funkoverse.rules.turn import Turn
 
 KINDS = ("ability", "item", "action")
 SIDES = ("a", "b")
@@ -121,10 +122,11 @@ class RestrictedAgent:
             return choices
         return kept
 
-    def choose(self, state: GameState, choices: list[Choice]) -> Choice:
-        return self.agent.choose(state, self.allowed(choices))
+    def decide(self, turn: Turn) -> Choice:
+        return self.agent.decide(turn.narrowed(self.allowed(list(turn.choices))))
 
-    def explain(
-        self, state: GameState, choices: list[Choice], top: int = 3
-    ) -> list[tuple[Choice, float]]:
-        return self.agent.explain(state, self.allowed(choices), top)
+    def explain(self, turn: Turn, top: int = 3) -> list[tuple[Choice, float]]:
+        return self.agent.explain(turn.narrowed(self.allowed(list(turn.choices))), top)
+
+    def choose(self, state: GameState, choices: Sequence[Choice]) -> Choice:
+        return self.decide(Turn.of(state, choices))

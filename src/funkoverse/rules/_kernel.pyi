@@ -19,6 +19,7 @@ class Rules:
 class Kernel:
     decider: int
     round: int
+    turns: int
     over: bool
     phase: int
     winner: int

@@ -9,15 +9,15 @@ values they stand for (`Tables.choice`, `Tables.code`, `Tables.events`).
 
 The Python engine is the reference: `tests/test_kernel.py` plays thousands of seeded games
 through both, choice by choice, comparing the legal choices, the events and the states.
-`FUNKOVERSE_ENGINE=python` in the environment selects the Python engine everywhere; so does a
-machine where the kernel could not be built. A setup the kernel cannot play (a hook or a
+`rules.engines` puts it behind the engine interface; whoever starts a game chooses the engine
+(`funkoverse ... --engine python` selects the Python engine), and a machine where the kernel
+could not be built plays on the Python engine. A setup the kernel cannot play (a hook or a
 word it does not know, a map larger than 256 squares, the secret draft) is played by the
 Python engine too (`unsupported` says why).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +60,7 @@ from funkoverse.rules.choices import (
     UseAbility,
     UseItem,
 )
+from funkoverse.rules.errors import Unsupported
 from funkoverse.rules.events import Event, EventKind
 from funkoverse.rules.hooks import Hook
 from funkoverse.rules.pieces import Kind, Role
@@ -72,12 +73,6 @@ try:
 except ImportError:  # pragma: no cover - a machine where the kernel was not built
     _kernel = None  # type: ignore[assignment]
 
-ENGINE_VARIABLE = "FUNKOVERSE_ENGINE"
-
-
-class Unsupported(Exception):
-    """A setup or position the kernel does not play (the Python engine does)."""
-
 
 def limit_error() -> type[Exception]:
     """What the kernel raises at a position past its fixed limits (the Python engine plays
@@ -88,11 +83,6 @@ def limit_error() -> type[Exception]:
 def built() -> bool:
     """Whether the kernel was built on this machine."""
     return _kernel is not None
-
-
-def selected() -> bool:
-    """Whether the kernel plays: built, and not switched off (`FUNKOVERSE_ENGINE=python`)."""
-    return _kernel is not None and os.environ.get(ENGINE_VARIABLE, "").lower() != "python"
 
 
 # --------------------------------------------------------------------------- the kernel's numbering
@@ -1278,6 +1268,10 @@ class Tables:
         if isinstance(c, Option):
             return code(C_OPTION, OPTIONS.index(c)) if c in OPTIONS else None
         return None
+
+    def decode(self, rows: Sequence[tuple[Any, ...]]) -> tuple[Event, ...]:
+        """The kernel's record of one choice (its event rows) as `Event` values."""
+        return tuple(self.events(rows)) if rows else ()
 
     def events(self, rows: Sequence[tuple[Any, ...]]) -> list[Event]:
         """The kernel's events as the engine's `Event` values."""

@@ -25,3 +25,7 @@ class GameOver(ValueError):
 
 class NothingToUndo(ValueError):
     """An undo with nothing it may take back."""
+
+
+class Unsupported(Exception):
+    """A setup or position an engine does not play (the reason says why)."""

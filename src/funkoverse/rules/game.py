@@ -1,33 +1,37 @@
-"""A game as setup + seed + choices: the record that replays, saves and explains a game.
+"""A game as setup + seed + choices, played on an engine.
 
-The generator is made from the seed and owned by the game; the rules never touch a
-global random. Chance outcomes are drawn with it (`sample_chance`): a roll's dice are
-rolled and counted, so the outcome logged is the one the dice show, and replaying the log
-with the same seed rolls the same dice.
+The generator is made from the seed and owned by the game; the rules never touch a global
+random. Chance outcomes are drawn with it (`sample_chance`): a roll's dice are rolled and
+counted, so the outcome logged is the one the dice show, and replaying the log with the same
+seed rolls the same dice.
 
-A game is played by the compiled kernel when it is built and selected (`compiled.selected`)
-and the setup is one it plays, by the Python engine otherwise (and during a draft, which
-rewrites the setup); both play the same game, choice for choice. `state` is the position
-as the Python engine's `GameState`: with the kernel it is read out of it when asked, and a
-change made to it is taken back into the kernel before the game goes on.
+A game is played on the engine it is given (`rules.engines`: the compiled kernel or the
+Python engine), chosen by whoever starts it. Where that engine does not play the setup or
+the position, the Python engine plays it and `fallback` says why; a game that leaves the
+kernel mid-way is played again from its log on the Python engine, the same game. No
+position is lent out to be changed: `peek` is for reading, `state` is a copy.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from funkoverse.rules import compiled, engine
 from funkoverse.rules.choices import Choice, FirstPlayer, RollOutcome, parse
 from funkoverse.rules.describe import label
 from funkoverse.rules.dice import resolve, roll
-from funkoverse.rules.errors import IllegalChoice
+from funkoverse.rules.engines import CHANCE_AT, OVER_AT, PYTHON, Engine, Position, best
+from funkoverse.rules.engines.base import Decoder
+from funkoverse.rules.errors import IllegalChoice, Unsupported
 from funkoverse.rules.events import Event, EventKind, Events
-from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
 from funkoverse.rules.world import display_names
+
+# an entry's events as recorded, and what decodes them when they are read
+Record = tuple[Decoder, Any]
 
 
 @dataclass(frozen=True)
@@ -43,176 +47,145 @@ class Labelled:
 
 
 class Game:
-    """One game: its setup, seed, current state and the log of every choice made."""
+    """One game: its setup, seed, position and the log of every choice made."""
 
-    def __init__(self, setup: Setup, seed: int = 0, kernel: bool = True) -> None:
+    def __init__(self, setup: Setup, seed: int = 0, engine: Engine | None = None) -> None:
         self.setup = setup
         self.seed = seed
         self.log: list[Choice] = []
         self.rng = random.Random(seed)
-        # the Python engine's position: the game itself when the Python engine plays it;
-        # with the kernel, the position handed out by `state` (kept up to date as the game
-        # goes on, and taken back into the kernel if it was changed)
-        self._state: GameState | None = engine.new_game(setup)
-        self._lent_key: tuple[Any, ...] | None = None
-        self._lent_dump: tuple[Any, ...] | None = None  # the kernel's dump it mirrors
-        # the kernel's position read for `peek`, the dump it mirrors, and whether it is current
-        self._cache: GameState | None = None
-        self._cache_dump: tuple[Any, ...] | None = None
-        self._cache_fresh = False
-        self._tables: compiled.Tables | None = None
-        self._kernel: Any = None
-        self._may_compile = kernel
-        self._now = setup  # the setup of the position (a draft replaces it)
-        self._take_kernel()
+        self.wanted = engine if engine is not None else best()
+        self.fallback: str | None = None  # why the game is not on the engine wanted
+        self._origin: GameState | None = None  # the position a game made by hand began at
+        self.position: Position = self._start(setup)
 
-    # -- the two engines ------------------------------------------------------------
+    def _start(self, setup: Setup) -> Position:
+        try:
+            return self.wanted.start(setup)
+        except Unsupported as why:
+            self.fallback = str(why)
+            return PYTHON.start(setup)
+
+    @classmethod
+    def at(cls, state: GameState, seed: int = 0, engine: Engine | None = None) -> Game:
+        """A game that starts from a given position (puzzles, tests, analysis): the position
+        is handed to `engine` (the Python engine by default) and the state is left as it is."""
+        game = cls.__new__(cls)
+        game.setup = state.setup
+        game.seed = seed
+        game.rng = random.Random(seed)
+        game.log = []
+        game.wanted = engine if engine is not None else PYTHON
+        game.fallback = None
+        game._origin = state.copy()
+        try:
+            game.position = game.wanted.load(state)
+        except Unsupported as why:
+            game.fallback = str(why)
+            game.position = PYTHON.load(state)
+        return game
+
+    @classmethod
+    def replay(
+        cls, setup: Setup, seed: int, log: Sequence[Choice | str], engine: Engine | None = None
+    ) -> Game:
+        """Rebuild a game from its log; chance draws are repeated to keep the generator in
+        step, and a logged chance outcome the dice do not show is refused."""
+        game = cls(setup, seed, engine)
+        for entry in log:
+            game.replay_one(entry)
+        return game
+
+    def fork(self) -> Game:
+        """An independent copy of the game (position, generator and log): what is played on
+        the copy leaves this game as it was."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.log = list(self.log)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.position = self.position.fork()
+        return other
+
+    # -- the engine ----------------------------------------------------------------------
+
+    @property
+    def engine(self) -> Engine:
+        """The engine that plays the game now."""
+        return self.position.engine
 
     @property
     def uses_kernel(self) -> bool:
-        """Whether the compiled kernel plays this game now."""
-        return self._kernel is not None
+        return self.position.engine.name == "kernel"
 
-    def _take_kernel(self) -> None:
-        """Play on in the kernel, when it is selected and plays this position."""
-        state = self._state
-        if not self._may_compile or not compiled.selected() or state is None:
-            return
-        if state.phase is Phase.DRAFT:
+    def _leave(self, why: str) -> None:
+        """The position is past what the engine holds: the game is played again from its log
+        on the Python engine (the same seed draws the same dice), and goes on there."""
+        log = self.log
+        self.fallback = why
+        self.rng = random.Random(self.seed)
+        self.log = []
+        origin = self._origin
+        self.position = PYTHON.start(self.setup) if origin is None else PYTHON.load(origin)
+        for choice in log:
+            self.replay_one(choice)
+
+    def _try_back(self) -> None:
+        """After a draft played by the Python engine, the engine wanted takes the game on."""
+        if self.wanted is PYTHON or self.position.engine is not PYTHON:
             return
         try:
-            self._tables, self._kernel = compiled.load(state)
-        except compiled.Unsupported:
-            return
-        self._now = state.setup
-        self._state = self._cache = None
-        self._lent_key = self._lent_dump = None
+            self.position = self.wanted.load(self.position.peek())
+        except Unsupported as why:
+            self.fallback = str(why)
+        else:
+            self.fallback = None
 
-    def _leave_kernel(self) -> None:
-        """The position is past what the kernel holds: the Python engine plays on from it."""
-        state = self.peek()
-        self._kernel = self._tables = None
-        self._may_compile = False
-        self._state = state
-        self._cache = None
-
-    def _sync(self) -> None:
-        """A position handed out by `state` and changed since goes back into the kernel."""
-        lent = self._state
-        if self._kernel is None or lent is None:
-            return
-        key = _key(lent)
-        if key == self._lent_key:
-            return
-        try:
-            self._tables, self._kernel = compiled.load(lent)
-        except compiled.Unsupported:  # changed past what the kernel plays
-            self._kernel = self._tables = None
-            return
-        self._now = lent.setup
-        self._cache = None
-        self._lent_key = key
-        self._lent_dump = None
-
-    def _moved(self) -> None:
-        """The kernel's position changed: what was read out of it follows."""
-        self._cache_fresh = False
-        lent = self._state
-        if lent is not None:
-            assert self._tables is not None
-            self._lent_dump = self._tables.refresh(self._kernel, lent, self._lent_dump)
-            self._lent_key = _key(lent)
-
-    @property
-    def state(self) -> GameState:
-        """The position (the Python engine's `GameState`): it follows the game as it goes on,
-        and changing it changes the game."""
-        if self._state is None:
-            self._state = self.peek().copy()
-            self._lent_key = _key(self._state)
-            self._lent_dump = self._cache_dump
-        assert self._state is not None
-        return self._state
+    # -- questions ------------------------------------------------------------------------
 
     def peek(self) -> GameState:
         """The position to read, never to change (the authority's own questions)."""
-        self._sync()
-        if self._state is not None:
-            return self._state
-        assert self._tables is not None
-        if self._cache is None:
-            self._cache, self._cache_dump = self._tables.mirror(self._kernel, self._now)
-        elif not self._cache_fresh:
-            self._cache_dump = self._tables.refresh(self._kernel, self._cache, self._cache_dump)
-        self._cache_fresh = True
-        return self._cache
+        return self.position.peek()
 
     @property
-    def seats(self) -> tuple[str, ...]:
-        if self._kernel is not None and self._tables is not None:
-            return self._tables.seats
-        return self.peek().seats
+    def state(self) -> GameState:
+        """The position as a `GameState` of its own: changing it changes nothing here."""
+        return self.position.state()
 
     def snapshot(self) -> GameState:
         """A copy of the position, for anyone to keep or change."""
-        return self.peek().copy()
+        return self.position.state()
 
-    # -- questions --------------------------------------------------------------------
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.position.seats
 
     @property
     def decider(self) -> str | None:
-        if self._kernel is None:
-            return engine.decider(self.state)
-        self._sync()
-        if self._kernel is None:
-            return self.decider
-        d = self._kernel.decider
-        if d == -2:
-            return None
-        if d == -1:
-            return CHANCE
-        assert self._tables is not None
-        return self._tables.seats[int(d)]
+        at = self.position.at()
+        if at >= 0:
+            return self.position.seats[at]
+        return CHANCE if at == CHANCE_AT else None
 
     @property
     def over(self) -> bool:
-        if self._kernel is None:
-            return engine.is_over(self.state)
-        self._sync()
-        return self._kernel.over if self._kernel is not None else self.over
+        return self.position.over
 
     @property
     def winner(self) -> str | None:
-        if self._kernel is None:
-            return self.state.winner
-        self._sync()
-        if self._kernel is None:
-            return self.winner
-        w = self._kernel.winner
-        assert self._tables is not None
-        return self._tables.seats[int(w)] if w >= 0 else None
+        return self.position.winner
 
     @property
     def round(self) -> int:
-        if self._kernel is None:
-            return self.state.round
-        self._sync()
-        return self._kernel.round if self._kernel is not None else self.round
+        return self.position.round
 
-    def legal(self) -> list[Choice]:
+    def legal(self) -> Sequence[Choice]:
         """The legal choices, as values, in the engine's order."""
-        if self._kernel is None:
-            return engine.choices(self.state)
-        self._sync()
-        if self._kernel is None:
-            return self.legal()
-        assert self._tables is not None
         try:
-            codes = self._kernel.legal_safe()
-        except compiled.limit_error():
-            self._leave_kernel()
-            return self.legal()
-        return self._tables.choices(codes)
+            return self.position.legal()
+        except Unsupported as why:
+            self._leave(str(why))
+            return self.position.legal()
 
     def choices(self) -> list[Labelled]:
         """The legal choices with their labels."""
@@ -223,70 +196,44 @@ class Game:
 
     def chance_outcomes(self) -> list[tuple[Choice, Fraction]]:
         """The outcomes of a chance node with their exact probabilities (empty elsewhere)."""
-        return engine.chance_outcomes(self.peek())
+        return self.position.chance()
 
-    # -- choices --------------------------------------------------------------------
+    # -- choices --------------------------------------------------------------------------
 
     def play(self, choice: Choice | str) -> Events:
         """Make a legal choice (refused with the rule's reason otherwise) and log it."""
-        value = parse(choice) if isinstance(choice, str) else choice
-        self._sync()
-        if self._kernel is None:
-            events = engine.apply(self.state, value)
-            self.log.append(value)
-            if self.state.phase is not Phase.DRAFT:
-                self._take_kernel()
-            return events
-        assert self._tables is not None
-        code = self._tables.code(value)
-        try:
-            done = code is not None and self._kernel.apply_safe(code)
-        except compiled.limit_error():
-            self._leave_kernel()
-            return self.play(value)
-        if not done:
-            from funkoverse.rules.explain import why_illegal
+        decoder, raw = self.play_record(parse(choice) if isinstance(choice, str) else choice)
+        return list(decoder.decode(raw))
 
-            raise IllegalChoice(why_illegal(self.peek(), value))
-        self._moved()
-        self.log.append(value)
-        return self._tables.events(self._kernel.events())
+    def play_record(self, choice: Choice) -> Record:
+        """`play`, with what happened as the engine recorded it (decoded when read)."""
+        position = self.position
+        phase = position.phase if self.fallback is not None else None
+        try:
+            raw = position.apply(choice)
+        except (Unsupported, RuntimeError) as why:
+            if position.engine is PYTHON or isinstance(why, IllegalChoice):
+                raise
+            self._leave(f"past the kernel's limits: {why}")
+            return self.play_record(choice)
+        self.log.append(choice)
+        if phase is not None and phase is Phase.DRAFT and self.position.phase is not Phase.DRAFT:
+            self._try_back()
+        return position.decoder, raw
 
     def sample_chance(self) -> tuple[Choice, Events]:
         """Draw the chance outcome with the game's generator; returns it and, for a roll, the
         event that shows the dice."""
-        assert self.decider == CHANCE
-        if self._kernel is not None:
-            assert self._tables is not None
-            found = self._kernel.roll()
-            if found is not None:
-                challenger, target, attack, defense = found
-                ids = self._tables.dice_ids
-                pieces = self._tables.piece_ids
-                return self._roll(
-                    pieces[challenger],
-                    pieces[target],
-                    [ids[d] for d in attack],
-                    [ids[d] for d in defense],
-                )
-            return self._flip(len(self._tables.seats), self._tables.seats)
-        state = self.state
-        top = state.stack[-1] if state.stack else None
-        if isinstance(top, RollFrame):
-            return self._roll(top.challenger, top.target, list(top.attack), list(top.defense))
-        outcomes = engine.chance_outcomes(state)
-        r = self.rng.random()
-        acc = 0.0
-        for choice, p in outcomes:
-            acc += float(p)
-            if r < acc:
-                return choice, []
-        return outcomes[-1][0], []
+        assert self.position.at() == CHANCE_AT
+        found = self.position.roll()
+        if found is not None:
+            return self._roll(*found)
+        return self._flip(self.position.seats)
 
     def _roll(
-        self, challenger: str, target: str, attack: list[str], defense: list[str]
+        self, challenger: str, target: str, attack: Sequence[str], defense: Sequence[str]
     ) -> tuple[Choice, Events]:
-        dice = self.setup.dice
+        dice = self.position.setup.dice
         faces_a = roll([dice[d] for d in attack], self.rng)
         faces_d = roll([dice[d] for d in defense], self.rng)
         result = resolve(faces_a, faces_d)
@@ -301,11 +248,11 @@ class Game:
         )
         return RollOutcome(result.challenger_wins), [shown]
 
-    def _flip(self, n: int, seats: tuple[str, ...]) -> tuple[Choice, Events]:
-        """The First Player marker: every seat equally likely (as `engine.chance_outcomes`)."""
+    def _flip(self, seats: tuple[str, ...]) -> tuple[Choice, Events]:
+        """The First Player marker: every seat equally likely (as the engines' `chance`)."""
         r = self.rng.random()
         acc = 0.0
-        share = float(Fraction(1, n))
+        share = float(Fraction(1, len(seats)))
         for side in seats:
             acc += share
             if r < acc:
@@ -317,73 +264,37 @@ class Game:
         choice, shown = self.sample_chance()
         return shown + self.play(choice)
 
-    def fork(self) -> Game:
-        """An independent copy of the game (position, generator and log): what is played on
-        the copy leaves this game as it was. The server plays a choice on a fork and keeps it
-        only once the choice is written."""
-        self._sync()
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        other.log = list(self.log)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        if self._kernel is not None:
-            other._kernel = self._kernel.copy()
-            # a position handed out by `state` stays with this game; the fork reads its own
-            other._state = None
-            other._lent_key = other._lent_dump = None
-            other._cache = self._cache.copy() if self._cache is not None else None
-        else:
-            other._state = self._state.copy() if self._state is not None else None
-            other._cache = None
-            other._cache_fresh = False
-        return other
-
-    @classmethod
-    def at(cls, state: GameState, seed: int = 0, kernel: bool = False) -> Game:
-        """A game that starts from a given position (puzzles, tests, analysis), played by the
-        Python engine (such positions are made and changed by hand), or by the kernel when
-        `kernel` is asked and it plays the position."""
-        game = cls.__new__(cls)
-        game.setup = state.setup
-        game.seed = seed
-        game.rng = random.Random(seed)
-        game.log = []
-        game._state = state
-        game._lent_key = None
-        game._lent_dump = None
-        game._cache = None
-        game._cache_dump = None
-        game._cache_fresh = False
-        game._tables = None
-        game._kernel = None
-        game._may_compile = kernel
-        game._now = state.setup
-        game._take_kernel()
-        return game
-
-    @classmethod
-    def replay(cls, setup: Setup, seed: int, log: list[Choice] | list[str]) -> Game:
-        """Rebuild a game from its log; chance draws are repeated to keep the generator in
-        step, and a logged chance outcome the dice do not show is refused."""
-        game = cls(setup, seed)
-        for entry in log:
-            game.replay_one(entry)
-        return game
+    def chance_record(self) -> tuple[Choice, Record]:
+        """`play_chance`, with what happened as recorded (the dice first)."""
+        choice, shown = self.sample_chance()
+        decoder, raw = self.play_record(choice)
+        if not shown:
+            return choice, (decoder, raw)
+        return choice, (ShownFirst(shown, decoder), raw)
 
     def replay_one(self, entry: Choice | str) -> Events:
         """Make one logged choice; at a chance node the dice are drawn again first."""
         value = parse(entry) if isinstance(entry, str) else entry
-        if self.decider == CHANCE:
+        if self.position.at() == CHANCE_AT:
             drawn, shown = self.sample_chance()
             if drawn != value:
                 raise IllegalChoice(
                     f"'{value.format()}': the dice of this seed give '{drawn.format()}' here"
                 )
             return shown + self.play(value)
+        if self.position.at() == OVER_AT:
+            raise IllegalChoice(f"'{value.format()}': the game is over")
         return self.play(value)
 
 
-def _key(state: GameState) -> tuple[Any, ...]:
-    """What a change to a handed-out position would show in."""
-    return (state.key(), state.turns, state.setup)
+class ShownFirst:
+    """The decoder of a chance entry's record: the dice's event first, then the engine's."""
+
+    __slots__ = ("decoder", "shown")
+
+    def __init__(self, shown: Sequence[Event], decoder: Decoder) -> None:
+        self.shown = tuple(shown)
+        self.decoder = decoder
+
+    def decode(self, raw: Any) -> tuple[Event, ...]:
+        return (*self.shown, *self.decoder.decode(raw))

@@ -15,22 +15,26 @@ reveal; they stay in the log, marked undone, so versions are never reused.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from funkoverse.rules.choices import Choice, parse
+from funkoverse.rules.engines import CHANCE_AT, OVER_AT, Engine, Position
+from funkoverse.rules.engines.base import AS_IS
 from funkoverse.rules.errors import (
     GameOver,
     IllegalChoice,
     NothingToUndo,
     NotYourTurn,
     StaleVersion,
+    Unsupported,
 )
 from funkoverse.rules.events import Event, EventKind
-from funkoverse.rules.game import Game
+from funkoverse.rules.game import Game, Record, ShownFirst
 from funkoverse.rules.spec import SetupSpec, SpecError
 from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
+from funkoverse.rules.turn import Decide, Turn
 from funkoverse.rules.view import may_see_choice, observe, observe_event, secret_decision
 from funkoverse.rules.world import display_names
 
@@ -39,9 +43,7 @@ CHANCE_ENTRY = "chance"
 UNDO = "undo"
 KINDS = (CHOICE, CHANCE_ENTRY, UNDO)
 REVEALS = frozenset({EventKind.TEAM_REVEALED, EventKind.LEADER_REVEALED})
-
-# A seat's decider: given the game as the seat may see it and its legal choices, one of them.
-Decide = Callable[[GameState, list[Choice]], Choice]
+SECRET_PHASES = frozenset({Phase.DRAFT, Phase.SECRET})  # where a pick may be a secret
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,13 @@ class Entry:
 
 
 class Session:
-    """The authority over one game. `entries` replays a log (a saved game, a database);
-    a log entry that the game refuses stops the replay with `IllegalChoice` naming it."""
+    """The authority over one game, played on `engine` (the fastest this machine has when
+    none is given). `entries` replays a log (a saved game, a database); a log entry that the
+    game refuses stops the replay with `IllegalChoice` naming it.
+
+    The log is kept compact (each entry's kind, choice value, seat and whether it is a
+    secret) and each entry's events as the engine recorded them: `entries` and `records`
+    read them out as `Entry` and `Event` values when asked, once."""
 
     def __init__(
         self,
@@ -99,12 +106,22 @@ class Session:
         entries: Iterable[Entry] = (),
         settle: bool = True,
         strict: bool = True,
+        engine: Engine | None = None,
     ) -> None:
         self.setup = setup
         self.seed = seed
-        self.entries: list[Entry] = []
-        self.records: list[tuple[Event, ...]] = []  # the events each entry caused
-        self._game = Game(setup, seed)
+        self._log: list[tuple[str, Choice | None, str | None, bool]] = []
+        self._undone: set[int] = set()
+        self._records: list[Record] = []
+        self._entries: list[Entry] = []  # `entries` read out so far
+        self._decoded: list[tuple[Event, ...]] = []  # `records` read out so far
+        self._seen: dict[str, int] = {}  # the version after each seat's last choice
+        # whether any pick of this game can be a secret (a draft in secret, Leaders)
+        self._secretive = (setup.draft is not None and setup.draft.secret) or (
+            setup.scenario.leaders
+        )
+        self._game = Game(setup, seed, engine)
+        self._at = self._game.position.at()  # the decider's index, read after each change
         self._names = display_names(self._game.peek())
         entries = list(entries)
         if entries:
@@ -112,52 +129,108 @@ class Session:
         if settle:
             self._settle()
 
-    # -- what anyone may ask ----------------------------------------------------
-
     def fork(self) -> Session:
         """An independent copy of the session: a choice played on it leaves this one as it was
         (the server keeps the copy only once the choice is written to its database)."""
         other = Session.__new__(Session)
         other.setup = self.setup
         other.seed = self.seed
-        other.entries = list(self.entries)
-        other.records = list(self.records)
+        other._log = list(self._log)
+        other._undone = set(self._undone)
+        other._records = list(self._records)
+        other._entries = list(self._entries)
+        other._decoded = list(self._decoded)
+        other._seen = dict(self._seen)
+        other._secretive = self._secretive
         other._game = self._game.fork()
+        other._at = self._at
         other._names = self._names
         return other
+
+    # -- what anyone may ask ----------------------------------------------------
+
+    @property
+    def engine(self) -> Engine:
+        """The engine the game is played on now."""
+        return self._game.engine
+
+    @property
+    def fallback(self) -> str | None:
+        """Why the game is not played on the engine it was given, if it is not."""
+        return self._game.fallback
 
     @property
     def version(self) -> int:
         """How many entries the log holds."""
-        return len(self.entries)
+        return len(self._log)
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The log as `Entry` values (read out once each; do not change the list)."""
+        out = self._entries
+        log = self._log
+        for i in range(len(out), len(log)):
+            kind, choice, seat, secret = log[i]
+            out.append(
+                Entry(
+                    kind,
+                    choice.format() if choice is not None else "",
+                    seat,
+                    secret,
+                    i in self._undone,
+                )
+            )
+        return out
+
+    @property
+    def records(self) -> list[tuple[Event, ...]]:
+        """The events each entry caused (read out once each; do not change the list)."""
+        out = self._decoded
+        records = self._records
+        for i in range(len(out), len(records)):
+            decoder, raw = records[i]
+            out.append(decoder.decode(raw))
+        return out
 
     @property
     def decider(self) -> str | None:
         """The seat that decides now (chance is drawn at once, so never `CHANCE` after a
         choice), or None when the game is over."""
-        return self._game.decider
+        at = self._at
+        if at >= 0:
+            return self._game.position.seats[at]
+        return CHANCE if at == CHANCE_AT else None
 
     @property
     def over(self) -> bool:
-        return self._game.over
+        return self._at == OVER_AT
 
     @property
     def winner(self) -> str | None:
-        return self._game.winner
+        return self._game.position.winner
 
     @property
     def seats(self) -> tuple[str, ...]:
         return self._game.seats
 
     @property
+    def round(self) -> int:
+        return self._game.position.round
+
+    @property
     def phase(self) -> Phase:
         """The phase of the game (setup's flip, draft, secret picks and placing, or play)."""
-        return self._game.peek().phase
+        return self._game.position.phase
 
     @property
     def state(self) -> GameState:
-        """The real position: for the authority itself and for tests, never for a seat."""
+        """The real position, as a copy: for the authority itself and for tests, never for a
+        seat."""
         return self._game.state
+
+    def peek(self) -> GameState:
+        """The real position, to read and never to change: for the authority itself."""
+        return self._game.peek()
 
     def names(self) -> dict[str, str]:
         """The name each piece goes by in words (see `world.display_names`)."""
@@ -172,17 +245,48 @@ class Session:
         seen = observe(state, seat)
         return seen.copy() if seen is state else seen
 
-    def choices(self, seat: str | None) -> list[Choice]:
+    def choices(self, seat: str | None) -> Sequence[Choice]:
         """The legal choices of `seat`: empty unless it is the decider."""
-        if seat is None or seat != self.decider:
+        at = self._at
+        position = self._game.position
+        if at < 0 or seat != position.seats[at]:
             return []
-        return self._game.legal()
+        try:
+            return position.legal()
+        except Unsupported:  # past what the engine holds: the game goes on without it
+            return self._game.legal()
+
+    def turn(self, seat: str) -> Turn:
+        """What `seat` is handed to decide now (it must be the decider): its view, its legal
+        choices, what it has not seen, and a position to search on."""
+        if seat != self.decider:
+            raise NotYourTurn(f"{self.decider} decides now, not {seat}")
+        game = self._game
+        return Turn(
+            seat,
+            len(self._log),
+            game.legal(),
+            self,
+            self._seen.get(seat, 0),
+            turns=game.position.turns,
+        )
+
+    def searchable(self, seat: str) -> Position | None:
+        """A fork of the game's position for `seat`'s search, or None while it holds what the
+        seat may not see (a rival's secret pick)."""
+        position = self._game.position
+        if position.phase in SECRET_PHASES or self.setup.scenario.leaders:
+            state = position.peek()
+            if observe(state, seat) is not state:
+                return None
+        return position.fork()
 
     def events(self, seat: str | None, since: int = 0) -> list[tuple[int, Event]]:
         """Every event from entry `since` on, as `seat` may see it, with its entry's index."""
+        records = self.records
         out: list[tuple[int, Event]] = []
-        for i in range(since, len(self.records)):
-            out.extend((i, observe_event(e, seat)) for e in self.records[i])
+        for i in range(since, len(records)):
+            out.extend((i, observe_event(e, seat)) for e in records[i])
         return out
 
     def log(self, seat: str | None) -> list[Entry]:
@@ -199,44 +303,74 @@ class Session:
 
     def play(
         self, seat: str | None, choice: Choice | str, version: int | None = None
-    ) -> list[Event]:
+    ) -> Sequence[Event]:
         """`seat` makes `choice` answering `version` (None: the current one); returns what
-        happened, the chance drawn after it included. Refused, with nothing changed: a game
-        over (`GameOver`), another version (`StaleVersion`), a seat that is not the decider
-        (`NotYourTurn`), a choice that is not legal (`IllegalChoice`, citing the rule)."""
-        if self.over:
-            raise GameOver("the game is over")
-        if version is not None and version != self.version:
+        happened, the chance drawn after it included (read out when looked at). Refused, with
+        nothing changed: a game over (`GameOver`), another version (`StaleVersion`), a seat
+        that is not the decider (`NotYourTurn`), a choice that is not legal (`IllegalChoice`,
+        citing the rule)."""
+        game = self._game
+        position = game.position
+        at = self._at
+        log = self._log
+        if at < 0:
+            if at == OVER_AT:
+                raise GameOver("the game is over")
+            if seat != CHANCE:
+                raise NotYourTurn(f"{CHANCE} decides now, not {seat}")
+        if version is not None and version != len(log):
             raise StaleVersion(
-                f"this choice answers version {version}; the game is at version {self.version}"
+                f"this choice answers version {version}; the game is at version {len(log)}"
             )
-        decider = self.decider
-        if seat != decider:
-            raise NotYourTurn(f"{decider} decides now, not {seat}")
-        value = parse(choice) if isinstance(choice, str) else choice
-        secret = secret_decision(self._game.peek())
-        events = self._game.play(value)
-        self._add(Entry(CHOICE, value.format(), seat, secret), events)
-        before = len(self.records) - 1
-        self._settle()
-        return [e for record in self.records[before:] for e in record]
+        if at >= 0 and seat != position.seats[at]:
+            raise NotYourTurn(f"{position.seats[at]} decides now, not {seat}")
+        value: Choice = parse(choice) if choice.__class__ is str else choice  # type: ignore[assignment]
+        secret = (
+            self._secretive and position.phase in SECRET_PHASES and secret_decision(position.peek())
+        )
+        if game.fallback is None:  # the fast way: the position as it is, nothing to watch
+            try:
+                record: Record = (position.decoder, position.apply(value))
+            except (Unsupported, RuntimeError):
+                record = game.play_record(value)  # leaves the engine and plays it again
+            else:
+                game.log.append(value)
+        else:
+            record = game.play_record(value)
+        before = len(log)
+        log.append((CHOICE, value, seat, secret))
+        self._records.append(record)
+        at = self._at = game.position.at()
+        if at == CHANCE_AT:
+            self._settle()
+        if seat is not None:
+            self._seen[seat] = len(log)
+        return Happened((self, before))
 
     def undoable(self) -> int:
         """How many live entries an undo would take back: those since the last chance
         outcome, secret reveal or undo (0: nothing to undo)."""
         count = 0
-        for entry, events in zip(reversed(self.entries), reversed(self.records), strict=True):
-            if entry.kind != CHOICE or entry.undone:
+        log = self._log
+        for i in range(len(log) - 1, -1, -1):
+            kind = log[i][0]
+            if kind != CHOICE or i in self._undone:
                 break
-            if any(e.kind in REVEALS for e in events):
+            if any(e.kind in REVEALS for e in self._events_of(i)):
                 break
             count += 1
         return count
 
+    def _events_of(self, i: int) -> tuple[Event, ...]:
+        if i < len(self._decoded):
+            return self._decoded[i]
+        decoder, raw = self._records[i]
+        return decoder.decode(raw)
+
     def undo_seats(self) -> set[str]:
         """The seats whose choices an undo would take back."""
         n = self.undoable()
-        return {e.seat for e in self.entries[len(self.entries) - n :] if e.seat is not None}
+        return {e[2] for e in self._log[len(self._log) - n :] if e[2] is not None}
 
     def undo(self) -> list[Event]:
         """Take back every choice since the last chance outcome or secret reveal (whoever made
@@ -246,29 +380,32 @@ class Session:
         n = self.undoable()
         if n == 0:
             raise NothingToUndo("nothing to undo since the last roll or reveal")
-        start = len(self.entries) - n
-        for i in range(start, len(self.entries)):
-            self.entries[i] = replace(self.entries[i], undone=True)
+        start = len(self._log) - n
+        for i in range(start, len(self._log)):
+            self._undone.add(i)
+            if i < len(self._entries):
+                self._entries[i] = replace(self._entries[i], undone=True)
         self._rebuild()
-        self.entries.append(Entry(UNDO))
-        self.records.append(())
+        self._log.append((UNDO, None, None, False))
+        self._records.append((AS_IS, ()))
         return []
 
     def play_out(
         self,
         deciders: Mapping[str, Decide],
         max_rounds: int | None = None,
-        after: Callable[[str, list[Event]], None] | None = None,
+        after: Callable[[str, Sequence[Event]], None] | None = None,
     ) -> bool:
-        """Play to the end, each seat's choices from its decider (given the observed game);
+        """Play to the end, each seat's choices from its decider (handed the seat's `Turn`);
         True when stopped past `max_rounds`. `after` is told each seat's choice's events."""
         while not self.over:
-            if max_rounds is not None and self._game.round > max_rounds:
+            if max_rounds is not None and self.round > max_rounds:
                 return True
             seat = self.decider
             assert seat is not None and seat != CHANCE
-            options = self.choices(seat)
-            choice = deciders[seat](self.view(seat), options)
+            turn = self.turn(seat)
+            options = turn.choices
+            choice = deciders[seat](turn)
             if choice not in options:
                 raise IllegalChoice(
                     f"{seat}'s decider chose '{choice.format()}', not one of the legal choices"
@@ -280,22 +417,28 @@ class Session:
 
     # -- the log ----------------------------------------------------------------
 
-    def _add(self, entry: Entry, events: Sequence[Event]) -> None:
-        self.entries.append(entry)
-        self.records.append(tuple(events))
-
     def _settle(self) -> None:
         """Draw chance outcomes until a seat decides or the game ends."""
-        while not self._game.over and self._game.decider == CHANCE:
-            events = self._game.play_chance()
-            self._add(Entry(CHANCE_ENTRY, self._game.log[-1].format()), events)
+        game = self._game
+        while game.position.at() == CHANCE_AT:
+            choice, record = game.chance_record()
+            self._log.append((CHANCE_ENTRY, choice, None, False))
+            self._records.append(record)
+        self._at = game.position.at()
 
     @classmethod
     def prefix(cls, session: Session, version: int) -> Session:
         """The game after the first `version` entries of `session`'s log, as it stood then
         (its undos' marks as they were, chance not drawn beyond them): a step of a replay."""
         entries = [replace(e, undone=False) for e in session.entries[:version]]
-        return cls(session.setup, session.seed, entries, settle=False, strict=False)
+        return cls(
+            session.setup,
+            session.seed,
+            entries,
+            settle=False,
+            strict=False,
+            engine=session._game.wanted,
+        )
 
     def extend(self, entries: Sequence[Entry]) -> None:
         """Play on from here with entries of the same game's log (an authority's entries from
@@ -304,32 +447,47 @@ class Session:
         self._replay(entries, strict=True)
 
     def _replay(self, entries: Sequence[Entry], strict: bool = True) -> None:
-        first = len(self.entries)
+        first = len(self._log)
         for i, entry in enumerate(entries, start=first):
+            game = self._game  # an undo plays the game again: a new one
             where = f"log entry {i + 1} ('{entry.choice or entry.kind}')"
             if entry.kind == UNDO:
-                n = self.undoable()
-                if n == 0:
+                if self.undoable() == 0:
                     raise IllegalChoice(f"{where}: nothing to undo there")
                 self.undo()
                 continue
-            decider = self.decider
-            if self.over:
+            at = game.position.at()
+            if at == OVER_AT:
                 raise IllegalChoice(f"{where}: the game was already over")
-            if entry.kind == CHANCE_ENTRY and decider != CHANCE:
+            decider = game.position.seats[at] if at >= 0 else CHANCE
+            if entry.kind == CHANCE_ENTRY and at != CHANCE_AT:
                 raise IllegalChoice(f"{where}: a chance outcome where {decider} decides")
-            if entry.kind == CHOICE and (decider == CHANCE or (entry.seat not in (None, decider))):
+            if entry.kind == CHOICE and (at == CHANCE_AT or entry.seat not in (None, decider)):
                 raise IllegalChoice(f"{where}: {decider} decides there, not {entry.seat}")
             try:
-                events = self._game.replay_one(entry.choice)
+                value = parse(entry.choice)
+                if at == CHANCE_AT:
+                    drawn, shown = game.sample_chance()
+                    if drawn != value:
+                        raise IllegalChoice(
+                            f"'{value.format()}': the dice of this seed give "
+                            f"'{drawn.format()}' here"
+                        )
+                    decoder, raw = game.play_record(value)
+                    record: Record = (ShownFirst(shown, decoder), raw) if shown else (decoder, raw)
+                else:
+                    record = game.play_record(value)
             except IllegalChoice as e:
                 raise IllegalChoice(f"{where}: {e}") from None
             seat = None if entry.kind == CHANCE_ENTRY else decider
-            self._add(Entry(entry.kind, entry.choice, seat, entry.secret), events)
-        for i, (read, made) in enumerate(zip(entries, self.entries[first:], strict=True), first):
+            self._log.append((entry.kind, value, seat, entry.secret))
+            self._records.append(record)
+            self._at = game.position.at()
+        made = self.entries
+        for i, read in enumerate(entries, start=first):
             if not strict:
                 break
-            if read.undone != made.undone:
+            if read.undone != made[i].undone:
                 said = (
                     "marked undone, but no undo takes it back"
                     if read.undone
@@ -340,11 +498,14 @@ class Session:
     def _rebuild(self) -> None:
         """Replay the live entries from the start (after an undo): the same seed draws the
         same dice."""
-        self._game = Game(self.setup, self.seed)
-        for entry in self.entries:
-            if entry.kind == UNDO or entry.undone:
+        game = Game(self.setup, self.seed, self._game.wanted)
+        for i, (kind, choice, _, _) in enumerate(self._log):
+            if kind == UNDO or i in self._undone:
                 continue
-            self._game.replay_one(entry.choice)
+            assert choice is not None
+            game.replay_one(choice)
+        self._game = game
+        self._at = game.position.at()
 
     # -- a saved game -------------------------------------------------------------
 
@@ -362,7 +523,9 @@ class Session:
         }
 
     @classmethod
-    def from_json(cls, data: object, build: Callable[[SetupSpec], Setup]) -> Session:
+    def from_json(
+        cls, data: object, build: Callable[[SetupSpec], Setup], engine: Engine | None = None
+    ) -> Session:
         """A saved game (`to_json`) played again to where it stopped; `build` turns its spec
         into a setup. A damaged file is refused with `ValueError` naming what is wrong; a log
         with an illegal choice is replayed up to it and refused there (`IllegalChoice`)."""
@@ -388,4 +551,42 @@ class Session:
         except SpecError as e:
             raise ValueError(f"saved game: {e}") from None
         entries = [Entry.from_json(e, f"log entry {i + 1}") for i, e in enumerate(log)]
-        return cls(build(spec), seed, entries)
+        return cls(build(spec), seed, entries, engine=engine)
+
+
+class Happened(tuple):  # type: ignore[type-arg]
+    """What one `Session.play` caused (the choice's events and the chance's after it), read
+    out of the session's records when looked at: a pair (session, first entry) that reads as
+    the sequence of those events."""
+
+    def _read(self) -> list[Event]:
+        session, start = tuple.__getitem__(self, 0), tuple.__getitem__(self, 1)
+        return [e for record in session.records[start:] for e in record]
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._read()[i]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._read())
+
+    def __contains__(self, event: object) -> bool:
+        return event in self._read()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return self._read() == list(other)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __bool__(self) -> bool:
+        return bool(self._read())
+
+    def __repr__(self) -> str:
+        return repr(self._read())

@@ -26,6 +26,7 @@ from typing import Any
 
 from funkoverse.ai.agents import AGENTS
 from funkoverse.content.setups import build
+from funkoverse.rules import engines
 from funkoverse.rules.session import Entry, Session
 from funkoverse.rules.spec import SetupSpec
 from funkoverse.rules.world import display_names
@@ -46,6 +47,7 @@ class Task:
     start: int
     entries: tuple[dict[str, Any], ...]  # `Entry.to_json` of each
     seat: str
+    engine: str  # the engine the server plays on ("kernel" or "python")
 
 
 class Lost(Exception):
@@ -67,7 +69,12 @@ def _live(task: Task) -> Session:
     if session is None or not 0 <= skip <= len(entries):
         if task.start != 0:
             raise Lost(task.game)
-        session = Session(build(SetupSpec.from_json(task.spec)), task.seed, settle=False)
+        session = Session(
+            build(SetupSpec.from_json(task.spec)),
+            task.seed,
+            settle=False,
+            engine=engines.named(task.engine),
+        )
         skip = 0
     try:
         session.extend(entries[skip:])
@@ -91,7 +98,7 @@ def decide(task: Task, level: str) -> str | None:
     except Lost:
         return None
     agent = AGENTS[level](_agent_seed(session.seed, session.version, task.seat))
-    return agent.choose(session.view(task.seat), session.choices(task.seat)).format()
+    return agent.decide(session.turn(task.seat)).format()
 
 
 def hint(task: Task, top: int = 3) -> list[dict[str, Any]] | None:
@@ -103,12 +110,13 @@ def hint(task: Task, top: int = 3) -> list[dict[str, Any]] | None:
         session = _live(task)
     except Lost:
         return None
-    view = session.view(task.seat)
+    turn = session.turn(task.seat)
+    view = turn.view
     agent = AGENTS[HINT_LEVEL](_agent_seed(session.seed, session.version, task.seat))
     names = display_names(view)
     return [
         {"id": c.format(), "label": label(view, c, names), "value": round(v, 4)}
-        for c, v in agent.explain(view, session.choices(task.seat), top)
+        for c, v in agent.explain(turn, top)
     ]
 
 
@@ -136,7 +144,8 @@ def _start_worker(parent: int) -> None:
 class Thinkers:
     """Worker processes for the computer's seats and hints, a game always on the same one."""
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, engine: str = "kernel") -> None:
+        self.engine = engine
         self._context = multiprocessing.get_context("spawn")
         self._pools: list[ProcessPoolExecutor] = [self._pool() for _ in range(max(1, workers))]
         self._sent: dict[str, int] = {}  # the version each game's worker holds
@@ -158,7 +167,7 @@ class Thinkers:
         if start > len(log):
             start = 0
         entries = tuple(e.to_json() for e in log[start:])
-        return Task(game, spec, seed, start, entries, seat)
+        return Task(game, spec, seed, start, entries, seat, self.engine)
 
     def sent(self, task: Task, answered: bool) -> None:
         """The worker answered `task` (it now holds the game), or had lost it."""

@@ -633,6 +633,7 @@ PYBIND11_MODULE(_kernel, m) {
         .def("load", &Kernel::load)
         .def_property_readonly("decider", &Kernel::decider_)
         .def_property_readonly("round", [](const Kernel& k) { return k.state->round; })
+        .def_property_readonly("turns", [](const Kernel& k) { return k.state->turns; })
         .def_property_readonly("over", [](const Kernel& k) { return k.state->phase == P_OVER; })
         .def_property_readonly("phase", [](const Kernel& k) { return k.state->phase; })
         .def_property_readonly("winner", [](const Kernel& k) { return k.state->winner; })
