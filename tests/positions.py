@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import pytest
+
 from funkoverse.content.characters import load_characters
 from funkoverse.content.setups import build
+from funkoverse.rules import compiled
 from funkoverse.rules.board import Board
 from funkoverse.rules.cards import CharacterCard
 from funkoverse.rules.engine import new_game_at
@@ -13,9 +16,33 @@ from funkoverse.rules.events import Event, words
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import FirstKnockout, Scenario
 from funkoverse.rules.spec import SetupSpec, TeamSpec
-from funkoverse.rules.state import Setup
+from funkoverse.rules.state import GameState, Setup
 from funkoverse.rules.view import observe_event
 from funkoverse.rules.world import display_names
+
+# A rule test run on both engines: `Game.at(state, kernel=...)` with each of these.
+ENGINES = [
+    pytest.param(False, id="python"),
+    pytest.param(
+        True,
+        id="kernel",
+        marks=pytest.mark.skipif(
+            not compiled.selected(), reason="the kernel is not built or not selected here"
+        ),
+    ),
+]
+
+
+def on_engine(state: GameState, kernel: bool) -> Game:
+    """A game from a hand-built position, played by the Python engine or by the kernel."""
+    game = Game.at(state, kernel=kernel)
+    assert game.uses_kernel is kernel, "the kernel does not play this position"
+    return game
+
+
+def legal_ids(game: Game) -> list[str]:
+    """The legal choices now, as ids, as the game's engine lists them."""
+    return [c.format() for c in game.legal()]
 
 
 def _sq(w: int, label: str) -> int:

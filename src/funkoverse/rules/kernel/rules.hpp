@@ -137,7 +137,7 @@ void secret_options(Game& g, Codes& out);
 void place_options(Game& g, Codes& out);
 void return_options(Game& g, const Frame& f, Codes& out);
 int companions_of(Game& g, int pi, int* out);
-void companion_options(Game& g, int pi, Codes& out);
+void companion_options(Game& g, int pi, Codes& out, bool free_only = false);
 int first_challenge_targets(Game& g, int pi, const AbilityDef& a, int* out);
 void ability_options(Game& g, int pi, Codes& out);
 void item_options(Game& g, int pi, Codes& out);
