@@ -65,7 +65,7 @@ from funkoverse.rules.hooks import Hook
 from funkoverse.rules.pieces import Kind, Role
 from funkoverse.rules.scenario import Scenario, control_areas, leader_squares
 from funkoverse.rules.state import GameState, Phase, Piece, Setup, SideState
-from funkoverse.rules.vocabulary import TOKEN_NAMES
+from funkoverse.rules.vocabulary import SHIFTABLE, TOKEN_NAMES
 
 try:
     from funkoverse.rules import _kernel
@@ -188,14 +188,6 @@ OPTIONS = (Option("champion", "add"), Option("blood", "die"), Option("blood", "p
 EVENT_KINDS = tuple(EventKind)
 NIL = -(2**31)
 NIL16 = -(2**15)
-SHIFTABLE = {
-    "token": ("token",),
-    "die": ("die",),
-    "character": ("character", "companion"),
-    "marker": ("point",),
-    "component": ("component",),
-    "item": ("item",),
-}
 MISC = (
     "the ultimate character's turn",
     "Ultimate Mode Rules",
