@@ -220,6 +220,30 @@ def test_a_setup_the_kernel_does_not_know_is_played_by_the_python_engine() -> No
         game.play(game.sample_chance()[0] if game.decider == CHANCE else game.legal()[0])
 
 
+def test_a_position_the_tables_cannot_hold_is_unsupported_never_a_key_error() -> None:
+    """A hand-built position naming something its setup does not hold (a point marker on a
+    track, on a map without point markers; a status card or a seat of no setup) is refused
+    with `Unsupported` and its reason, and `Game.at` plays it with the Python engine."""
+    from funkoverse.rules.engine import new_game_at
+    from positions import board, card, setup
+
+    s = setup(board(), [card("the-cheetah")], [card("hyena-warrior")], Scenario(point_markers=True))
+    b = s.board
+    state = new_game_at(s, {"the-cheetah": b.parse_label("b2")}, "dark")
+    state.sides["dark"].track[1].append(("point", "point-A"))
+    with pytest.raises(compiled.Unsupported, match="track item"):
+        compiled.load(state)
+    assert not Game.at(state, kernel=True).uses_kernel
+    state.sides["dark"].track[1].clear()
+    state.pieces["the-cheetah"].statuses = ("no-such-status",)
+    with pytest.raises(compiled.Unsupported, match="status card"):
+        compiled.load(state)
+    state.pieces["the-cheetah"].statuses = ()
+    state.pieces["the-cheetah"].side = "purple"
+    with pytest.raises(compiled.Unsupported, match="purple"):
+        compiled.load(state)
+
+
 def test_a_position_past_the_kernels_limits_is_played_on_by_the_python_engine() -> None:
     """A fan-made ability rolling more dice than the kernel holds (16 a side): the kernel
     leaves the position as it was and the game goes on in the Python engine, the same game."""

@@ -745,15 +745,19 @@ class Tables:
     def _seat(self, side: str | None) -> int:
         if side is None or side == "":
             return -1
-        return self.seat_index[side]
+        found = self.seat_index.get(side)
+        if found is None:
+            raise Unsupported(f"'{side}' is not a seat of the tables' setup")
+        return found
 
     def _pid(self, pid: str | None) -> int:
         if not pid:
             return -1
-        return self.piece_index[pid]
+        return _known(self.piece_index, pid, "piece")
 
     def dump_state(self, state: GameState) -> tuple[Any, ...]:
-        """`state` as the kernel's tuples (`Kernel.load`)."""
+        """`state` as the kernel's tuples (`Kernel.load`); `Unsupported` for a position the
+        tables cannot hold (a piece, card, item, track item or frame they do not name)."""
         if tuple(state.pieces) != self.piece_ids:
             raise Unsupported("the position's pieces are not the setup's")
         if state.phase is Phase.DRAFT:
@@ -786,8 +790,8 @@ class Tables:
                     p.exhausted,
                     p.elusive,
                     p.placed,
-                    [status_index[x] for x in p.statuses],
-                    [item_index[x] for x in p.items],
+                    [_known(status_index, x, "status card") for x in p.statuses],
+                    [_known(item_index, x, "item") for x in p.items],
                 )
             )
         sides = []
@@ -797,7 +801,10 @@ class Tables:
                 raise Unsupported("picks of the draft")
             pool = [side.pool.get(c, 0) for c in COLORS]
             order = [COLORS.index(TokenColor(c)) for c in side.pool]
-            slots = [[self._track_index[item] for item in slot] for slot in side.track]
+            slots = [
+                [_known(self._track_index, item, "track item") for item in slot]
+                for slot in side.track
+            ]
             sides.append(
                 (
                     pool,
@@ -805,7 +812,7 @@ class Tables:
                     slots,
                     side.points,
                     -1 if side.leader is None else self._s_known(side.leader),
-                    [self.piece_index[p] for p in side.returned],
+                    [self._pid(p) for p in side.returned],
                 )
             )
         stack = [self._frame(f) for f in state.stack]
@@ -821,8 +828,8 @@ class Tables:
             state.turns,
             state.leaders_revealed,
             self._pid(state.companion_used),
-            -1 if acting is None else self.piece_index[acting[0]],
-            [] if acting is None else [status_index[x] for x in acting[1]],
+            -1 if acting is None else self._pid(acting[0]),
+            [] if acting is None else [_known(status_index, x, "status card") for x in acting[1]],
         )
         return (header, pieces, sides, stack)
 
@@ -859,7 +866,7 @@ class Tables:
                 raise Unsupported("an ability the tables do not hold")
             blank.update(
                 type=F_STEPS,
-                piece=self.piece_index[f.piece],
+                piece=self._pid(f.piece),
                 source=self._s_known(f.source) if f.source else self._index[""],
                 seq=seq,
                 pc=f.pc,
@@ -873,6 +880,8 @@ class Tables:
             step_index = self._step_index.get(f.step)
             if step_index is None:
                 raise Unsupported(f"a decision the tables do not hold ({f.step.op})")
+            if f.hook and f.hook != "scenario" and f.hook not in HOOKS:
+                raise Unsupported(f"a decision of a hook the kernel does not know ({f.hook})")
             hook = (
                 H_NONE
                 if not f.hook
@@ -892,13 +901,15 @@ class Tables:
             asked = []
             for key in f.asked:
                 owner, _, name = key.rpartition("/")
-                asked.append(self.piece_index[owner] * len(HOOKS) + HOOKS.index(name))
+                if name not in HOOKS:
+                    raise Unsupported(f"a hook the kernel does not know ({name})")
+                asked.append(self._pid(owner) * len(HOOKS) + HOOKS.index(name))
             blank.update(
                 type=F_ROLL,
-                piece=self.piece_index[f.challenger],
-                target=self.piece_index[f.target],
-                attack=[self.dice_index[d] for d in f.attack],
-                defense=[self.dice_index[d] for d in f.defense],
+                piece=self._pid(f.challenger),
+                target=self._pid(f.target),
+                attack=[_known(self.dice_index, d, "die") for d in f.attack],
+                defense=[_known(self.dice_index, d, "die") for d in f.defense],
                 source=self._s_known(f.source),
                 asked=asked,
             )
@@ -906,10 +917,10 @@ class Tables:
             blank.update(
                 type=F_RETURN,
                 side=self._seat(f.side),
-                pieces=[self.piece_index[p] for p in f.pieces],
+                pieces=[self._pid(p) for p in f.pieces],
             )
         elif isinstance(f, fr.TurnStartFrame):
-            blank.update(type=F_TURN_START, piece=self.piece_index[f.piece])
+            blank.update(type=F_TURN_START, piece=self._pid(f.piece))
         else:
             blank.update(type=F_ROUND_END, stage=f.stage)
         b = blank
@@ -1311,6 +1322,14 @@ class Tables:
         return out
 
 
+def _known(table: dict[Any, int], key: Any, what: str) -> int:
+    """`table[key]`, or `Unsupported` naming what the tables do not hold."""
+    found = table.get(key)
+    if found is None:
+        raise Unsupported(f"a {what} the kernel's tables do not hold ({key})")
+    return found
+
+
 def _two(kind: int, a: int | None, b: int | None = 0) -> int | None:
     if a is None or b is None:
         return None
@@ -1374,7 +1393,7 @@ def load(state: GameState) -> tuple[Tables, Any]:
     kernel = _kernel.Kernel(tables.rules)
     try:
         kernel.load(tables.dump_state(state))
-    except ValueError as why:  # past one of the kernel's fixed limits
+    except (ValueError, RuntimeError) as why:  # past one of the kernel's fixed limits
         raise Unsupported(str(why)) from None
     return tables, kernel
 
