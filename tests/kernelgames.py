@@ -3,11 +3,13 @@ by side, choice by choice (the differential test of tests/test_kernel.py).
 
 `varied_setup(seed)` draws a setup of one of every way to play: the two first games, Flags,
 Leaders and Control with two and three a side, free-for-all with three and four players, two
-players a side, ultimate mode, drafts (open and secret), and setups with the house-made
-companion, bonus objective and minion item. `compare(setup, seed)` plays it with uniformly
-random legal choices and the game's dice, and at every step holds the kernel to the Python
-engine: the same legal choices in the same order, `is_legal` equal to membership, the same
-events, and the same position.
+players a side, ultimate mode, drafts (open and secret, with items), and setups with the
+house-made companion, bonus objective and minion item; `drafted(seed)` a draft from an odd
+pool.
+`compare(setup, seed)` plays it from its first choice with uniformly random legal choices and
+the game's dice, and at every step holds the kernel to the Python engine: the same legal
+choices in the same order, `is_legal` equal to membership, the same events, and the same
+position (and, past a draft, the same teams).
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from dataclasses import dataclass, replace
 from funkoverse.content.characters import load_characters
 from funkoverse.content.scenarios import load_scenarios
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, random_teams, team
+from funkoverse.content.statuses import load_items
 from funkoverse.rules import compiled, engine
 from funkoverse.rules.game import Game
-from funkoverse.rules.state import CHANCE, Phase, Setup
+from funkoverse.rules.spec import DraftSpec, SetupSpec, TeamSpec
+from funkoverse.rules.state import CHANCE, Setup
 
 REQUESTS: tuple[SetupRequest, ...] = (
     SetupRequest(scenario="first-knockout"),
@@ -67,6 +71,24 @@ def with_attachments(seed: int) -> Setup:
     return make_setup(teams, map_id, scenario)
 
 
+def drafted(seed: int) -> Setup:
+    """A draft from an odd pool: some of every shipped character (one of them twice, at
+    times) and items, the house-made minion item among them; two or three a side, none to
+    two items; in secret or in the open; the First Player flipped or given."""
+    rng = random.Random(seed)
+    scenarios = load_scenarios()
+    scenario = scenarios[rng.choice(["knockout", "flags", "control", "leaders"])]
+    characters = sorted(load_characters())
+    pool = tuple(rng.sample(characters, rng.randint(4, len(characters))))
+    if rng.random() < 0.3:
+        pool = (*pool, pool[0])
+    items = tuple(rng.sample(sorted(load_items()), rng.randint(2, 4)))
+    draft = DraftSpec(rng.choice([2, 3]), rng.choice([0, 1, 2]), seed % 2 == 0, pool, items)
+    teams = (TeamSpec("dark"), TeamSpec("light"))
+    first = rng.choice([None, "dark", "light"])
+    return build(SetupSpec(scenario.id, rng.choice(scenario.maps), "standard", teams, draft, first))
+
+
 def varied_setup(seed: int) -> Setup:
     """A setup of the kind `seed` picks (see the module's docstring)."""
     kind = seed % KINDS
@@ -90,13 +112,6 @@ def compare(setup: Setup, seed: int, max_rounds: int = 60) -> Compared:
     game = Game(setup, seed, kernel=False)  # the Python engine, the reference
     rng = random.Random(seed)
     state = game.state
-    while state.phase is Phase.DRAFT or (state.phase is Phase.FLIP and setup.draft is not None):
-        # a draft rewrites the setup: it is the Python engine's; the kernel plays from its end
-        if game.decider == CHANCE:
-            game.play_chance()
-        else:
-            legal = engine.choices(state)
-            game.play(legal[rng.randrange(len(legal))])
     tables, kernel = compiled.load(state)
     done = Compared()
     before: list[int] = []
@@ -126,9 +141,11 @@ def compare(setup: Setup, seed: int, max_rounds: int = 60) -> Compared:
             raise Divergence(
                 f"{where}: after {choice.format()} the events differ\n python: {events}\n kernel: {mine}"
             )
-        mirrored = tables.state(kernel, state.setup)
+        mirrored = tables.state(kernel, setup)  # past a draft, with the teams it chose
         if (mirrored.key(), mirrored.turns) != (state.key(), state.turns):
             raise Divergence(f"{where}: after {choice.format()} the positions differ")
+        if mirrored.setup.teams != state.setup.teams or mirrored.setup.draft != state.setup.draft:
+            raise Divergence(f"{where}: after {choice.format()} the teams differ")
         done.steps += 1
         done.positions += 1
     return done

@@ -18,7 +18,7 @@ import pytest
 
 from funkoverse.bench.workloads import flags_spec
 from funkoverse.content.maps import load_map
-from funkoverse.content.setups import build, make_setup, team
+from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, team
 from funkoverse.rules import compiled, engine
 from funkoverse.rules.cards import Ability, TokenColor
 from funkoverse.rules.events import EventKind
@@ -26,10 +26,11 @@ from funkoverse.rules.game import Game
 from funkoverse.rules.hooks import Hook
 from funkoverse.rules.scenario import Scenario
 from funkoverse.rules.session import Session
-from funkoverse.rules.state import CHANCE
-from kernelgames import KINDS, compare, varied_setup
+from funkoverse.rules.state import CHANCE, Phase
+from kernelgames import KINDS, compare, drafted, varied_setup
 
 GAMES = 2040  # at least 2,000 seeded games, every kind of setup 102 times
+DRAFTS = 200  # and drafts from odd pools
 CHUNKS = 11  # coprime to the kinds of setups: every chunk plays every kind
 MAPS = (
     "urzari-jungle",
@@ -55,11 +56,13 @@ def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
     from funkoverse.rules import _kernel
 
     assert _kernel.enums() == {
-        "choices": compiled.C_OPTION + 1,
+        "choices": compiled.C_GIVE + 1,
         "events": len(EventKind),
         "ops": len(compiled.OPS),
         "hooks": len(compiled.HOOKS),
         "misc": len(compiled.MISC),
+        "picks": compiled.PICK_CAP,
+        "gifts": compiled.GIFT_CAP,
     }
 
 
@@ -86,6 +89,15 @@ def test_seeded_games_of_every_kind_play_identically(chunk: int) -> None:
         kinds.add(seed % KINDS)
     assert len(kinds) == KINDS  # every chunk plays every kind of setup
     assert steps > 50_000
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_drafts_from_odd_pools_play_identically(chunk: int) -> None:
+    """Scenario Setup, step 5 as decisions, from pools the shipped setups do not draw: one
+    character twice, the house-made minion item, none to two items, both sides picking the
+    same character in secret, the First Player given or flipped."""
+    for seed in range(chunk, DRAFTS, 4):
+        compare(drafted(seed), seed, max_rounds=20)
 
 
 def test_the_benchs_random_games_are_the_same_games_on_both_engines(
@@ -218,6 +230,24 @@ def test_a_setup_the_kernel_does_not_know_is_played_by_the_python_engine() -> No
     assert not game.uses_kernel
     while not game.over and game.round < 2:
         game.play(game.sample_chance()[0] if game.decider == CHANCE else game.legal()[0])
+
+
+@pytest.mark.parametrize("secret", [True, False])
+def test_a_draft_is_played_by_the_kernel_from_its_first_choice(secret: bool) -> None:
+    """Scenario Setup, step 5 as decisions (characters and an item, in secret or from one
+    shared collection), the reveal and placement: the kernel plays them, and the game from
+    there, never handing it to the Python engine."""
+    spec = draw_spec(SetupRequest(scenario="flags", draft=3, secret=secret), 5)
+    game = Game(build(spec), 5)
+    rng = random.Random(5)
+    seen = set()
+    while not game.over and game.round < 3:
+        assert game.uses_kernel, game.peek().phase
+        seen.add(game.peek().phase)
+        game.play(game.sample_chance()[0] if game.decider == CHANCE else rng.choice(game.legal()))
+    assert {Phase.FLIP, Phase.DRAFT, Phase.PLACE, Phase.CHOOSE} <= seen
+    teams = game.peek().setup.teams
+    assert [len(t.characters) for t in teams] == [3, 3] and all(len(t.items) == 1 for t in teams)
 
 
 def test_a_position_the_tables_cannot_hold_is_unsupported_never_a_key_error() -> None:

@@ -204,7 +204,8 @@ void legal(Game& g, Codes& out) {
             for (int s = 0; s < g.R->nsides; ++s) out.push_back(code(C_FIRST, s));
             return;
         case P_DRAFT:
-            throw std::runtime_error("the draft is played by the Python engine");
+            draft_options(g, out);
+            return;
         case P_SECRET:
             secret_options(g, out);
             return;
