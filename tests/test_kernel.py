@@ -61,6 +61,10 @@ def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
         "ops": len(compiled.OPS),
         "hooks": len(compiled.HOOKS),
         "misc": len(compiled.MISC),
+        "pieces": compiled.MAX_PIECES,
+        "slot": compiled.SLOT_CAP,
+        "targets": compiled.TARGETS_CAP,
+        "returns": compiled.RETURN_CAP,
         "picks": compiled.PICK_CAP,
         "gifts": compiled.GIFT_CAP,
     }
@@ -272,6 +276,40 @@ def test_a_position_the_tables_cannot_hold_is_unsupported_never_a_key_error() ->
     state.pieces["the-cheetah"].side = "purple"
     with pytest.raises(compiled.Unsupported, match="purple"):
         compiled.load(state)
+
+
+def test_the_most_a_shipped_setup_holds_is_within_the_kernels_limits() -> None:
+    """Four seats of a free-for-all, each with three characters, the Hound and the clockwork
+    minion: one ability may challenge 18 rivals (She Breathes: "each rival within 2
+    squares"), past the 16 targets the kernel held; the kernel plays it from its start."""
+    from funkoverse.content.scenarios import load_scenarios
+
+    trios = (
+        ("the-bride", "dracula", "priestess"),
+        ("wonder-woman", "the-cheetah", "villager"),
+        ("the-creature", "invisible-man", "hyena-warrior"),
+        ("the-bride", "wonder-woman", "mad-scientist"),
+    )
+    teams = [
+        replace(team(seat, ids, {ids[0]: "clockwork-minion"}), companions=(("hound", ids[1]),))
+        for seat, ids in zip(("seat1", "seat2", "seat3", "seat4"), trios, strict=True)
+    ]
+    setup = make_setup(teams, "funko-factory", load_scenarios()["brawl"])
+    assert compiled.unsupported(engine.new_game(setup)) is None
+    assert Game(setup, 1).uses_kernel
+
+
+def test_a_setup_past_the_kernels_limits_is_played_by_the_python_engine_from_its_start() -> None:
+    """A fan-made card with 22 ability tokens: with the Champion die, the Blood token and the
+    character, 25 things may share a space of its track, past the 24 the kernel holds; the
+    Python engine plays the game from its start rather than take it over mid-game."""
+    normal = build(flags_spec(3))
+    dark = normal.teams[0]
+    hero = next(c for c in dark.characters if not c.basic)
+    rich = replace(hero, dots=(TokenColor.RED,) * 22)
+    setup = replace(normal, teams=(replace(dark, characters=(rich,)), *normal.teams[1:]))
+    assert "cooldown track" in (compiled.unsupported(engine.new_game(setup)) or "")
+    assert not Game(setup, 3).uses_kernel
 
 
 def test_a_position_past_the_kernels_limits_is_played_on_by_the_python_engine() -> None:

@@ -200,7 +200,12 @@ NIL = -(2**31)
 NIL16 = -(2**15)
 DRAFTING = PHASES.index(Phase.DRAFT)  # a phase up to this one has the draft still to come
 MAX_NUMBER = 2047  # pieces a code's field of 11 bits numbers (an ability's target: 1 + number)
-PICK_CAP = 6  # characters one side drafts (kernel.hpp; a test holds them to it)
+# What the kernel holds of one position (kernel.hpp; a test holds them to it)
+MAX_PIECES = 160  # the game's pieces and the pre-check's trial tokens
+SLOT_CAP = 24  # things on one space of a cooldown track
+TARGETS_CAP = 24  # what one ability challenges
+RETURN_CAP = 16  # characters returning to one starting area at once
+PICK_CAP = 6  # characters one side drafts
 GIFT_CAP = 4  # items one side drafts
 MISC = (
     "the ultimate character's turn",
@@ -344,6 +349,7 @@ class Tables:
         self._track(("component", "blood"))
         self._reveals: dict[tuple[Any, ...], tuple[Setup, Setup]] = {}
         spec = self._build(state)
+        self._check_limits(state)
         self.rules = _kernel.Rules(spec, self.kboard)
         self._choices: dict[int, Choice] = {}
         self._codes: dict[Choice, int] = {}
@@ -433,6 +439,70 @@ class Tables:
             "item_pool": item_pool,
             "item_tokens": item_tokens,
         }
+
+    # -- the kernel's limits ----------------------------------------------------------
+
+    def _check_limits(self, state: GameState) -> None:
+        """The most this setup can put where the kernel holds a fixed number of things: past
+        one, the Python engine plays the game from its start, rather than leave the kernel in
+        the middle of it. No shipped setup `build` accepts comes near (docs/performance.md)."""
+        points = sum(1 for p in state.pieces.values() if p.role is Role.POINT)
+        rivals = {}
+        for seat in self.seats:
+            characters, companions, minions, tokens, items = self._side_most(state, seat)
+            # every ability token, character, companion, point marker, item card, the
+            # Champion die and the Blood token on one space
+            most = tokens + characters + companions + points + items + 2
+            if most > SLOT_CAP:
+                raise Unsupported(
+                    f"{seat} may put {most} things on one space of its cooldown track; the "
+                    f"kernel holds {SLOT_CAP}"
+                )
+            if characters + companions > RETURN_CAP:
+                raise Unsupported(f"{seat} may return {characters + companions} at once")
+            rivals[seat] = characters + companions + minions
+        challenges = max(
+            (sum(1 for st in seq if st.op in CHALLENGES) for seq in self.seqs), default=0
+        )
+        for seat in self.seats:
+            most = sum(n for other, n in rivals.items() if other != seat) + challenges
+            if most > TARGETS_CAP:
+                raise Unsupported(
+                    f"one ability of {seat} may challenge {most} times; the kernel holds "
+                    f"{TARGETS_CAP}"
+                )
+        trial = max((_placements(st) for st in self.steps), default=0)
+        pieces = len(state.pieces)
+        if self.draft is not None and state.setup.draft is not None:
+            pieces += len(self.piece_ids) - len(self.game_pieces)  # all a pick could make
+        if pieces + trial > MAX_PIECES:
+            raise Unsupported(f"{pieces + trial} pieces; the kernel holds {MAX_PIECES}")
+
+    def _side_most(self, state: GameState, seat: str) -> tuple[int, int, int, int, int]:
+        """The most of a side's: characters, companions, minion tokens, ability tokens and
+        item cards (its drafted team's, before the draft)."""
+        draft = self.draft
+        if draft is not None and state.setup.draft is not None:
+            dots = sorted((len(c.dots) for c in draft.characters), reverse=True)
+            minions = sum(
+                count
+                for kind, count in self._draft_tokens()
+                if TOKEN_KINDS.get(kind, ("token", None))[0] == Kind.MINION.value
+            )
+            items = min(draft.items, len(set(draft.item_ids)))
+            return draft.size, 0, minions, sum(dots[: draft.size]), items
+        mine = [p for p in state.pieces.values() if p.side == seat]
+        side = state.sides[seat]
+        tokens = sum(side.pool.values()) + sum(
+            1 for slot in side.track for kind, _ in slot if kind == "token"
+        )
+        return (
+            sum(1 for p in mine if p.is_character),
+            sum(1 for p in mine if p.kind is Kind.COMPANION),
+            sum(1 for p in mine if p.kind is Kind.MINION),
+            tokens,
+            len({i for p in mine for i in p.items}),
+        )
 
     def _track_item(self, state: GameState, pid: str) -> tuple[str, str]:
         """What stands for a piece on a cooldown track."""
@@ -1513,6 +1583,19 @@ class Tables:
                 )
             )
         return out
+
+
+CHALLENGES = ("challenge", "challenge_each", "minion_challenge")
+
+
+def _placements(st: Step) -> int:
+    """The squares a step may place a token on: the pre-check tries a token on each."""
+    if st.op == "place_token":
+        reach = st.get("within")
+        return (2 * reach + 1) ** 2 if isinstance(reach, int) and reach >= 0 else 1
+    if st.op == "place_minion":
+        return 9
+    return 0
 
 
 def _known(table: dict[Any, int], key: Any, what: str) -> int:

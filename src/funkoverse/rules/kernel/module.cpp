@@ -730,11 +730,15 @@ PYBIND11_MODULE(_kernel, m) {
         d["ops"] = int(OP_COUNT);
         d["hooks"] = int(H_COUNT);
         d["misc"] = int(S_MISC_COUNT);
+        d["pieces"] = MAX_PIECES;
+        d["slot"] = SLOT_CAP;
+        d["targets"] = TARGETS_CAP;
+        d["returns"] = RETURN_CAP;
         d["picks"] = PICK_CAP;
         d["gifts"] = GIFT_CAP;
         return d;
     }, "How many kinds of choices, events, words, hooks and strings the kernel numbers, and how "
-       "many characters and items one side drafts.");
+       "many pieces, things on a track space, targets, returns, picks and gifts it holds.");
     py::register_exception<KernelLimit>(m, "KernelLimit");
     py::class_<Board, std::shared_ptr<Board>>(m, "Board")
         .def(py::init(&make_board))
