@@ -3,26 +3,31 @@ by side, choice by choice (the differential test of tests/test_kernel.py).
 
 `varied_setup(seed)` draws a setup of one of every way to play: the two first games, Flags,
 Leaders and Control with two and three a side, free-for-all with three and four players, two
-players a side, ultimate mode, drafts (open and secret), and setups with the house-made
-companion, bonus objective and minion item. `compare(setup, seed)` plays it with uniformly
-random legal choices and the game's dice, and at every step holds the kernel to the Python
-engine: the same legal choices in the same order, `is_legal` equal to membership, the same
-events, and the same position.
+players a side, ultimate mode, drafts (open and secret, with items), and setups with the
+house-made companion, bonus objective and minion item; `drafted(seed)` a draft from an odd
+pool.
+`compare(setup, seed)` plays it from its first choice with uniformly random legal choices and
+the game's dice, and at every step holds the kernel to the Python engine: the same legal
+choices in the same order, `is_legal` equal to membership, the same events, and the same
+position (and, past a draft, the same teams).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields, replace
+from operator import attrgetter
 from typing import Any
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.scenarios import load_scenarios
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, random_teams, team
+from funkoverse.content.statuses import load_items
 from funkoverse.rules import compiled, engine
 from funkoverse.rules.engines import PYTHON
 from funkoverse.rules.game import Game
-from funkoverse.rules.state import CHANCE, GameState, Phase, Piece, Setup, SideState
+from funkoverse.rules.spec import DraftSpec, SetupSpec, TeamSpec
+from funkoverse.rules.state import CHANCE, GameState, Piece, Setup, SideState
 
 REQUESTS: tuple[SetupRequest, ...] = (
     SetupRequest(scenario="first-knockout"),
@@ -69,6 +74,24 @@ def with_attachments(seed: int) -> Setup:
     return make_setup(teams, map_id, scenario)
 
 
+def drafted(seed: int) -> Setup:
+    """A draft from an odd pool: some of every shipped character (one of them twice, at
+    times) and items, the house-made minion item among them; two or three a side, none to
+    two items; in secret or in the open; the First Player flipped or given."""
+    rng = random.Random(seed)
+    scenarios = load_scenarios()
+    scenario = scenarios[rng.choice(["knockout", "flags", "control", "leaders"])]
+    characters = sorted(load_characters())
+    pool = tuple(rng.sample(characters, rng.randint(4, len(characters))))
+    if rng.random() < 0.3:
+        pool = (*pool, pool[0])
+    items = tuple(rng.sample(sorted(load_items()), rng.randint(2, 4)))
+    draft = DraftSpec(rng.choice([2, 3]), rng.choice([0, 1, 2]), seed % 2 == 0, pool, items)
+    teams = (TeamSpec("dark"), TeamSpec("light"))
+    first = rng.choice([None, "dark", "light"])
+    return build(SetupSpec(scenario.id, rng.choice(scenario.maps), "standard", teams, draft, first))
+
+
 def varied_setup(seed: int) -> Setup:
     """A setup of the kind `seed` picks (see the module's docstring)."""
     kind = seed % KINDS
@@ -92,13 +115,6 @@ def compare(setup: Setup, seed: int, max_rounds: int = 60) -> Compared:
     game = Game(setup, seed, PYTHON)  # the Python engine, the reference
     rng = random.Random(seed)
     state = game.peek()  # the reference's own position, read as it goes on
-    while state.phase is Phase.DRAFT or (state.phase is Phase.FLIP and setup.draft is not None):
-        # a draft rewrites the setup: it is the Python engine's; the kernel plays from its end
-        if game.decider == CHANCE:
-            game.play_chance()
-        else:
-            legal = engine.choices(state)
-            game.play(legal[rng.randrange(len(legal))])
     tables, kernel = compiled.load(state)
     done = Compared()
     before: list[int] = []
@@ -128,10 +144,16 @@ def compare(setup: Setup, seed: int, max_rounds: int = 60) -> Compared:
             raise Divergence(
                 f"{where}: after {choice.format()} the events differ\n python: {events}\n kernel: {mine}"
             )
-        mirrored = tables.state(kernel, state.setup)
+        mirrored = tables.state(kernel, setup)  # past a draft, with the teams it chose
         if whole(mirrored) != whole(state):
-            differ = [a for a, b in zip(whole(mirrored), whole(state), strict=True) if a != b]
+            differ = [
+                a
+                for a, b in zip(named(whole(mirrored)), named(whole(state)), strict=True)
+                if a != b
+            ]
             raise Divergence(f"{where}: after {choice.format()} the positions differ: {differ[:1]}")
+        if mirrored.setup.teams != state.setup.teams or mirrored.setup.draft != state.setup.draft:
+            raise Divergence(f"{where}: after {choice.format()} the teams differ")
         done.steps += 1
         done.positions += 1
     return done
@@ -149,21 +171,39 @@ def _plain(value: Any) -> Any:
     return value
 
 
+PIECE_FIELDS = tuple(f.name for f in fields(Piece))
+SIDE_FIELDS = tuple(f.name for f in fields(SideState))
+OWN_FIELDS = tuple(n for n in GameState.__slots__ if n not in ("board", "pieces", "setup", "sides"))
+_piece_fields = attrgetter(*PIECE_FIELDS)
+_side_fields = attrgetter(*SIDE_FIELDS)
+_own_fields = attrgetter(*OWN_FIELDS)
+_CARD = PIECE_FIELDS.index("card")
+
+
+def _piece(p: Piece) -> tuple[Any, ...]:
+    values = _piece_fields(p)
+    card = values[_CARD]
+    if card is None:
+        return values  # type: ignore[no-any-return]
+    return (*values[:_CARD], card.id, *values[_CARD + 1 :])
+
+
 def whole(state: GameState) -> tuple[Any, ...]:
     """Every field of a position: each piece's every field in the pieces' order, each side's
     every field (pool, track, points, picks, leader...), the stack's frames and the game's own
     fields (phase, round, turns, who acts, actions left, the winner, the turn's marks)."""
-    pieces = tuple(
-        (pid, tuple((f.name, _plain(getattr(p, f.name))) for f in fields(Piece)))
-        for pid, p in state.pieces.items()
-    )
+    pieces = tuple((pid, _piece(p)) for pid, p in state.pieces.items())
     sides = tuple(
-        (seat, tuple((f.name, _plain(getattr(side, f.name))) for f in fields(SideState)))
-        for seat, side in state.sides.items()
+        (seat, tuple(_plain(v) for v in _side_fields(side))) for seat, side in state.sides.items()
     )
-    own = tuple(
-        (name, getattr(state, name))
-        for name in GameState.__slots__
-        if name not in ("board", "pieces", "setup", "sides")
+    return pieces, sides, _own_fields(state)
+
+
+def named(part: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A part of `whole` with each value beside its field's name (for a message)."""
+    pieces, sides, own = part
+    return (
+        tuple((pid, tuple(zip(PIECE_FIELDS, v, strict=True))) for pid, v in pieces),
+        tuple((seat, tuple(zip(SIDE_FIELDS, v, strict=True))) for seat, v in sides),
+        tuple(zip(OWN_FIELDS, own, strict=True)),
     )
-    return pieces, sides, own

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
+import pytest
+
 from funkoverse.content.characters import load_characters
 from funkoverse.content.setups import build
 from funkoverse.rules.board import Board
 from funkoverse.rules.cards import CharacterCard
 from funkoverse.rules.engine import new_game_at
-from funkoverse.rules.engines import PYTHON, Engine
+from funkoverse.rules.engines import KERNEL, PYTHON, Engine
 from funkoverse.rules.events import Event, words
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import FirstKnockout, Scenario
@@ -59,6 +61,22 @@ def editing(game: Game) -> Iterator[GameState]:
         FELL_BACK.append(again.fallback)
     game.position = again.position
     game.fallback = again.fallback
+
+
+# A rule test written for both engines by hand: parametrized over these.
+ENGINES = [pytest.param(PYTHON, id="python"), pytest.param(KERNEL, id="kernel")]
+
+
+def on_engine(state: GameState, engine: Engine) -> Game:
+    """A game from a hand-built position, played by `engine` (never fallen back)."""
+    game = Game.at(state, 0, engine)
+    assert game.fallback is None, f"the kernel does not play this position: {game.fallback}"
+    return game
+
+
+def legal_ids(game: Game) -> list[str]:
+    """The legal choices now, as ids, as the game's engine lists them."""
+    return [c.format() for c in game.legal()]
 
 
 def _sq(w: int, label: str) -> int:

@@ -334,8 +334,7 @@ KINDS_PLAYED = (1, 4, 8, 9, 10, 14, 19)
 @pytest.mark.parametrize("seed", KINDS_PLAYED)
 def test_games_of_other_ways_to_play_are_the_same_games(seed: int) -> None:
     """`hard` and `greedy` in turn at every seat, six rounds: the same games on either search
-    (a draft's decisions are the Python search's on both sides: the kernel plays from its
-    end)."""
+    (a draft's decisions too)."""
 
     def played(on_kernel: bool) -> list[str]:
         session = Session(varied_setup(seed), seed)
@@ -380,8 +379,9 @@ def test_the_python_search_decides_where_the_kernel_does_not(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The Python search is kept for a game on the Python engine, for a position the kernel
-    does not play (a draft) or cannot hold, for an agent told so (`kernel=False`) and for a
-    subclass that changes the search or the evaluation (its changes are Python's)."""
+    cannot hold, for an agent told so (`kernel=False`) and for a subclass that changes the
+    search or the evaluation (its changes are Python's). A draft is searched on the kernel:
+    it plays the draft."""
     game = Game(build_setup("flags", None, None, 4, 3), 4)
     while game.decider == CHANCE:
         game.play_chance()
@@ -426,7 +426,7 @@ def test_the_python_search_decides_where_the_kernel_does_not(
     while draft.decider == CHANCE:
         draft.play_chance()
     assert draft.state.phase is Phase.DRAFT
-    assert not searched_on_kernel(GreedyAgent(1), draft.state)
+    assert searched_on_kernel(GreedyAgent(1), draft.state)
     on_python = Session(build_setup("flags", None, None, 4, 3), 4, engine=PYTHON)
     seat = on_python.decider
     assert seat is not None

@@ -12,10 +12,11 @@ from funkoverse.content.setups import make_setup, team
 from funkoverse.errors import UserError
 from funkoverse.rules import engine
 from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.engines import PYTHON, Engine
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import Scenario
 from funkoverse.rules.state import Phase
-from positions import handed
+from positions import ENGINES, handed, legal_ids, on_engine
 
 SCORING = Scenario(id="test", knockout_points=1, target_two=6, target_three=10)
 
@@ -37,6 +38,26 @@ def _at(setup, where: dict[str, str], knocked_down=()):  # type: ignore[no-untyp
             setup, {k: b.parse_label(v) for k, v in where.items()}, "dark", tuple(knocked_down)
         )
     )
+
+
+def _hound_game(engine: Engine, knocked_down: tuple[str, ...] = ()) -> Game:
+    """Wonder Woman with the Hound, far from any rival, dark to choose."""
+    setup = _setup(
+        {"companions": (("hound", "wonder-woman"),)}, {"companions": (("hound", "dracula"),)}
+    )
+    where = {
+        "wonder-woman": "c2",
+        "priestess": "d1",
+        "hound-dark": "e8",
+        "dracula": "j10",
+        "villager": "i10",
+        "hound-light": "h10",
+    }
+    b = setup.board
+    state = new_game_at(
+        setup, {k: b.parse_label(v) for k, v in where.items()}, "dark", knocked_down
+    )
+    return on_engine(state, engine)
 
 
 def test_companion_setup_is_placed_in_the_starting_area_with_the_characters() -> None:
@@ -69,20 +90,7 @@ def test_each_team_must_have_the_same_number_of_attachments() -> None:
 def test_the_companion_acts_free_once_and_again_for_one_of_the_characters_actions() -> None:
     """Companion Rules: "the attached companion may also do one of the actions listed on the
     companion's card. Additionally, a character ... may do a companion action on their turn"."""
-    setup = _setup(
-        {"companions": (("hound", "wonder-woman"),)}, {"companions": (("hound", "dracula"),)}
-    )
-    game = _at(
-        setup,
-        {
-            "wonder-woman": "c2",
-            "priestess": "d1",
-            "hound-dark": "e8",
-            "dracula": "j10",
-            "villager": "i10",
-            "hound-light": "h10",
-        },
-    )
+    game = _hound_game(PYTHON)
     game.play("choose:wonder-woman")
     menu = engine.legal_choices(game.state)
     assert "companion:hound-move" in menu and "companion-action:hound-move" in menu
@@ -119,6 +127,54 @@ def test_companion_actions_while_the_character_is_knocked_down_or_on_the_track()
     game.play("choose:wonder-woman")
     menu = engine.legal_choices(game.state)
     assert "companion:hound-move" in menu  # not exhausted at once: the hound can act
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_taking_a_turn_the_companion_action_may_come_after_the_two_actions(engine: Engine) -> None:
+    """Space Jam, Taking a Turn: "A character with an attached companion may do an additional
+    action selected from the companion's card. You may do this before, between, or after the
+    character's two actions." After the second action the turn waits for it (or for End)."""
+    game = _hound_game(engine)
+    game.play("choose:wonder-woman")
+    game.play("move:b2")
+    game.play("move:b3")
+    assert game.decider == "dark"
+    assert legal_ids(game) == ["companion:hound-move", "end"]  # not the one costing an action
+    game.play("companion:hound-move")
+    game.play("move:g8")
+    assert game.decider == "light"  # nothing is left: the turn ended by itself
+    assert game.peek().pieces["wonder-woman"].exhausted
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_taking_a_turn_the_companion_action_may_come_after_a_rally(engine: Engine) -> None:
+    """Space Jam, Taking a Turn: the companion's action comes "before, between, or after the
+    character's two actions"; Rally: "they may use both of their actions to stand up", so after
+    a rally is after the two actions (docs/rulings.md); Knocked Down: a knocked-down character
+    "can rally or do companion actions"."""
+    game = _hound_game(engine, knocked_down=("wonder-woman",))
+    game.play("choose:wonder-woman")
+    game.play("rally")
+    assert game.peek().pieces["wonder-woman"].standing
+    assert legal_ids(game) == ["companion:hound-move", "end"]
+    game.play("end")
+    assert game.decider == "light"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_taking_a_turn_the_companion_action_done_first_the_turn_ends_after_two(
+    engine: Engine,
+) -> None:
+    """Space Jam, Taking a Turn: one additional companion action a turn; done before the two
+    actions, the turn ends by itself after them."""
+    game = _hound_game(engine)
+    game.play("choose:wonder-woman")
+    game.play("companion:hound-move")
+    game.play("move:g8")
+    game.play("move:b2")
+    assert "companion:hound-move" not in legal_ids(game)
+    game.play("move:b3")
+    assert game.decider == "light"
 
 
 def test_a_companion_that_loses_goes_on_the_1_and_gives_no_points() -> None:

@@ -3,16 +3,20 @@ Mad Scientist, Villager)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from funkoverse.content.setups import team
+from funkoverse.content.setups import make_setup, team
 from funkoverse.errors import UserError
 from funkoverse.rules import engine
 from funkoverse.rules.cards import TokenColor
+from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.engines import Engine
 from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
 from funkoverse.rules.scenario import Scenario
-from positions import board, editing, position
+from positions import ENGINES, board, editing, legal_ids, on_engine, position
 
 LASSO = {"dark": [("lasso-of-truth", "wonder-woman")]}
 
@@ -249,6 +253,42 @@ def test_shovel_a_marker_or_the_blood_token_may_be_shifted() -> None:
     assert not any(c.startswith("shift:die:") for c in menu)  # a die is none of those
     game.play("shift:point:point-A:4")
     assert game.state.sides["dark"].track_position(("point", "point-A")) == 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_shovel_shifts_a_character_token_or_marker_not_a_companion(engine: Engine) -> None:
+    """Shovel: "shift a character, token, or marker on your cooldown track down 2"; the
+    Glossary names companions apart from characters and tokens (Ally: "The characters,
+    companions, and minion tokens you control"), so a companion on the track is not offered
+    (docs/rulings.md)."""
+    dark = team("dark", ["the-bride", "priestess"], {"the-bride": "shovel"})
+    light = team("light", ["dracula", "villager"], {"dracula": "fishing-net"})
+    setup = make_setup(
+        [
+            replace(dark, companions=(("hound", "the-bride"),)),
+            replace(light, companions=(("hound", "dracula"),)),
+        ],
+        "urzari-jungle",
+        Scenario(),
+    )
+    b = setup.board
+    where = {"the-bride": "b5", "priestess": "a1", "dracula": "j10", "villager": "b6"}
+    where |= {"hound-light": "h10"}
+    state = new_game_at(setup, {k: b.parse_label(v) for k, v in where.items()}, "dark")
+    hound = state.pieces["hound-dark"]
+    hound.placed = True  # knocked out: challenged and lost, it went on the 1
+    mine = state.sides["dark"]
+    mine.track[0].append(("companion", "hound-dark"))
+    mine.pool[TokenColor.RED] -= 1
+    mine.track[3].append(("token", "red"))
+    game = on_engine(state, engine)
+    game.play("choose:the-bride")
+    game.play("item:shovel")
+    game.play("target:villager")
+    game.play("roll:win")
+    assert legal_ids(game) == ["shift:token:red:4"]
+    game.play("shift:token:red:4")
+    assert game.peek().sides["dark"].track_position(("companion", "hound-dark")) == 1
 
 
 def test_shovel_if_you_lose_nothing_shifts() -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from funkoverse.bench.workloads import flags_spec
 from funkoverse.content.maps import load_map
-from funkoverse.content.setups import build, make_setup, team
+from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, team
 from funkoverse.rules import compiled, engine
 from funkoverse.rules.cards import Ability, TokenColor
 from funkoverse.rules.engines import KERNEL, PYTHON, Engine
@@ -27,10 +27,11 @@ from funkoverse.rules.game import Game
 from funkoverse.rules.hooks import Hook
 from funkoverse.rules.scenario import Scenario
 from funkoverse.rules.session import Session
-from funkoverse.rules.state import CHANCE
-from kernelgames import KINDS, compare, varied_setup, whole
+from funkoverse.rules.state import CHANCE, Phase
+from kernelgames import KINDS, compare, drafted, varied_setup, whole
 
 GAMES = 2040  # at least 2,000 seeded games, every kind of setup 102 times
+DRAFTS = 200  # and drafts from odd pools
 CHUNKS = 11  # coprime to the kinds of setups: every chunk plays every kind
 MAPS = (
     "urzari-jungle",
@@ -56,11 +57,17 @@ def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
     from funkoverse.rules import _kernel
 
     assert _kernel.enums() == {
-        "choices": compiled.C_OPTION + 1,
+        "choices": compiled.C_GIVE + 1,
         "events": len(EventKind),
         "ops": len(compiled.OPS),
         "hooks": len(compiled.HOOKS),
         "misc": len(compiled.MISC),
+        "pieces": compiled.MAX_PIECES,
+        "slot": compiled.SLOT_CAP,
+        "targets": compiled.TARGETS_CAP,
+        "returns": compiled.RETURN_CAP,
+        "picks": compiled.PICK_CAP,
+        "gifts": compiled.GIFT_CAP,
     }
 
 
@@ -87,6 +94,15 @@ def test_seeded_games_of_every_kind_play_identically(chunk: int) -> None:
         kinds.add(seed % KINDS)
     assert len(kinds) == KINDS  # every chunk plays every kind of setup
     assert steps > 50_000
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_drafts_from_odd_pools_play_identically(chunk: int) -> None:
+    """Scenario Setup, step 5 as decisions, from pools the shipped setups do not draw: one
+    character twice, the house-made minion item, none to two items, both sides picking the
+    same character in secret, the First Player given or flipped."""
+    for seed in range(chunk, DRAFTS, 4):
+        compare(drafted(seed), seed, max_rounds=20)
 
 
 def test_the_benchs_random_games_are_the_same_games_on_both_engines() -> None:
@@ -223,6 +239,82 @@ def test_a_setup_the_kernel_does_not_know_is_played_by_the_python_engine() -> No
     assert not game.uses_kernel
     while not game.over and game.round < 2:
         game.play(game.sample_chance()[0] if game.decider == CHANCE else game.legal()[0])
+
+
+@pytest.mark.parametrize("secret", [True, False])
+def test_a_draft_is_played_by_the_kernel_from_its_first_choice(secret: bool) -> None:
+    """Scenario Setup, step 5 as decisions (characters and an item, in secret or from one
+    shared collection), the reveal and placement: the kernel plays them, and the game from
+    there, never handing it to the Python engine."""
+    spec = draw_spec(SetupRequest(scenario="flags", draft=3, secret=secret), 5)
+    game = Game(build(spec), 5)
+    rng = random.Random(5)
+    seen = set()
+    while not game.over and game.round < 3:
+        assert game.uses_kernel, game.peek().phase
+        seen.add(game.peek().phase)
+        game.play(game.sample_chance()[0] if game.decider == CHANCE else rng.choice(game.legal()))
+    assert {Phase.FLIP, Phase.DRAFT, Phase.PLACE, Phase.CHOOSE} <= seen
+    teams = game.peek().setup.teams
+    assert [len(t.characters) for t in teams] == [3, 3] and all(len(t.items) == 1 for t in teams)
+
+
+def test_a_position_the_tables_cannot_hold_is_unsupported_never_a_key_error() -> None:
+    """A hand-built position naming something its setup does not hold (a point marker on a
+    track, on a map without point markers; a status card or a seat of no setup) is refused
+    with `Unsupported` and its reason, and `Game.at` plays it with the Python engine."""
+    from funkoverse.rules.engine import new_game_at
+    from positions import board, card, setup
+
+    s = setup(board(), [card("the-cheetah")], [card("hyena-warrior")], Scenario(point_markers=True))
+    b = s.board
+    state = new_game_at(s, {"the-cheetah": b.parse_label("b2")}, "dark")
+    state.sides["dark"].track[1].append(("point", "point-A"))
+    with pytest.raises(compiled.Unsupported, match="track item"):
+        compiled.load(state)
+    assert not Game.at(state, kernel=True).uses_kernel
+    state.sides["dark"].track[1].clear()
+    state.pieces["the-cheetah"].statuses = ("no-such-status",)
+    with pytest.raises(compiled.Unsupported, match="status card"):
+        compiled.load(state)
+    state.pieces["the-cheetah"].statuses = ()
+    state.pieces["the-cheetah"].side = "purple"
+    with pytest.raises(compiled.Unsupported, match="purple"):
+        compiled.load(state)
+
+
+def test_the_most_a_shipped_setup_holds_is_within_the_kernels_limits() -> None:
+    """Four seats of a free-for-all, each with three characters, the Hound and the clockwork
+    minion: one ability may challenge 18 rivals (She Breathes: "each rival within 2
+    squares"), past the 16 targets the kernel held; the kernel plays it from its start."""
+    from funkoverse.content.scenarios import load_scenarios
+
+    trios = (
+        ("the-bride", "dracula", "priestess"),
+        ("wonder-woman", "the-cheetah", "villager"),
+        ("the-creature", "invisible-man", "hyena-warrior"),
+        ("the-bride", "wonder-woman", "mad-scientist"),
+    )
+    teams = [
+        replace(team(seat, ids, {ids[0]: "clockwork-minion"}), companions=(("hound", ids[1]),))
+        for seat, ids in zip(("seat1", "seat2", "seat3", "seat4"), trios, strict=True)
+    ]
+    setup = make_setup(teams, "funko-factory", load_scenarios()["brawl"])
+    assert compiled.unsupported(engine.new_game(setup)) is None
+    assert Game(setup, 1).uses_kernel
+
+
+def test_a_setup_past_the_kernels_limits_is_played_by_the_python_engine_from_its_start() -> None:
+    """A fan-made card with 22 ability tokens: with the Champion die, the Blood token and the
+    character, 25 things may share a space of its track, past the 24 the kernel holds; the
+    Python engine plays the game from its start rather than take it over mid-game."""
+    normal = build(flags_spec(3))
+    dark = normal.teams[0]
+    hero = next(c for c in dark.characters if not c.basic)
+    rich = replace(hero, dots=(TokenColor.RED,) * 22)
+    setup = replace(normal, teams=(replace(dark, characters=(rich,)), *normal.teams[1:]))
+    assert "cooldown track" in (compiled.unsupported(engine.new_game(setup)) or "")
+    assert not Game(setup, 3).uses_kernel
 
 
 def test_a_position_past_the_kernels_limits_is_played_on_by_the_python_engine() -> None:

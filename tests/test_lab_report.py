@@ -397,7 +397,8 @@ def test_progress_is_logged_in_lines_when_not_on_a_terminal(
 
     monkeypatch.setattr(progress, "LOG_SECONDS", 0.0)
     argv = ["simulate", "--roster", "the-cheetah,priestess,villager", "--size", "1"]
-    argv += ["--agent", "random", "--games", "2", "--max-rounds", "3", "--json"]
+    argv += ["--scenario", "knockout", "--agent", "random", "--games", "2", "--max-rounds", "3"]
+    argv += ["--json"]
     assert main([*argv, "--out", str(tmp_path / "r.db")]) == 0
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines[0] == "simulate: 0 of 6 games (0%)"

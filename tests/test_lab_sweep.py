@@ -125,7 +125,7 @@ def test_ray_backend_without_ray_says_how_to_install(
     from funkoverse.errors import UserError
     from funkoverse.lab.run import RAY_INSTALL, run
 
-    tasks = plan(matchups(["the-cheetah", "priestess"], 1, ["flags"]), 1, 0)
+    tasks = plan(matchups(["the-cheetah", "priestess"], 1, ["knockout"]), 1, 0)
     with pytest.raises(UserError) as e, Store(tmp_path / "r.db") as store:
         run(tasks, store, backend="ray")
     assert str(e.value) == RAY_INSTALL
@@ -160,7 +160,8 @@ def test_a_new_seed_into_an_old_store_is_refused_and_changes_nothing(
 ) -> None:
     db = tmp_path / "results.db"
     small = ["simulate", "--roster", "the-cheetah,priestess,villager", "--size", "1"]
-    small += ["--agent", "random", "--games", "2", "--max-rounds", "3", "--out", str(db)]
+    small += ["--scenario", "knockout", "--agent", "random", "--games", "2", "--max-rounds", "3"]
+    small += ["--out", str(db)]
     assert main([*small, "--seed", "7"]) == 0
     with Store(db) as store:
         rows = store.results()
@@ -178,7 +179,8 @@ def test_a_new_seed_into_an_old_store_is_refused_and_changes_nothing(
 def test_an_unreachable_ray_address_fails_at_once_and_leaves_no_store(tmp_path: Path) -> None:
     out = tmp_path / "results.db"
     args = [sys.executable, "-m", "funkoverse", "simulate", "--roster", "the-cheetah,priestess"]
-    args += ["--size", "1", "--backend", "ray", "--address", "127.0.0.1:1", "--out", str(out)]
+    args += ["--size", "1", "--scenario", "knockout", "--backend", "ray"]
+    args += ["--address", "127.0.0.1:1", "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
@@ -191,7 +193,8 @@ def test_a_run_that_cannot_start_leaves_no_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "results.db"
-    small = ["simulate", "--roster", "the-cheetah,priestess", "--size", "1", "--out", str(out)]
+    small = ["simulate", "--roster", "the-cheetah,priestess", "--size", "1"]
+    small += ["--scenario", "knockout", "--out", str(out)]
     assert main([*small, "--workers", "0"]) == 2
     assert "--workers must be at least 1" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "ray", None)  # Ray not installed

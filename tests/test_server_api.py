@@ -24,6 +24,7 @@ from serverclient import (
     view,
 )
 
+FIVE = ["dracula", "invisible-man", "the-bride", "the-cheetah", "the-creature"]
 FLAGS = {
     "scenario": "flags",
     "map": "themyscira",
@@ -94,6 +95,25 @@ def test_a_game_is_made_of_a_spec_and_gives_a_token_to_each_human_seat(client: T
 def test_a_bad_game_is_refused_naming_the_field(client: TestClient, body: Any, names: str) -> None:
     message = refused(client.post("/api/games", json=body), 400, "bad_request")
     assert names in message
+    assert client.get("/api/games").json() == {"games": []}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"scenario": "flags", "size": 2, "teams": {"dark": FIVE}},
+        {"scenario": "flags", "size": 3, "teams": {"dark": ["dracula"]}},
+        {"scenario": "flags", "teams": {"dark": FIVE, "light": ["dracula", "villager"]}},
+    ],
+)
+def test_scenario_setup_step_6_a_team_the_scenario_does_not_allow_is_refused(
+    client: TestClient, body: dict[str, Any]
+) -> None:
+    """Scenario Setup, 6: "Each player chooses two or three characters": five for dark with
+    `size` 2 is not a game of five against two, nor one character with 3 a side one against
+    two; the team is refused, naming the field, and no game is made."""
+    message = refused(client.post("/api/games", json=body), 400, "bad_request")
+    assert "field 'teams.dark'" in message, message
     assert client.get("/api/games").json() == {"games": []}
 
 

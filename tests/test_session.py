@@ -175,7 +175,6 @@ def test_a_damaged_log_is_refused_where_it_goes_wrong() -> None:
         Session.from_json({**data, "seed": "seven"}, build)
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_the_log_hides_a_rivals_secret_picks_until_the_game_is_over() -> None:
     """Scenario Setup, step 5: picks made in secret; the raw log of choices never shows another
     seat's pick (only a finished game's replay does)."""

@@ -20,7 +20,15 @@ import pytest
 from funkoverse.content.characters import load_characters
 from funkoverse.content.maps import load_map
 from funkoverse.content.scenarios import load_scenarios, scenario
-from funkoverse.content.setups import make_setup, mode_for, scenario_setup, team
+from funkoverse.content.setups import (
+    SetupRequest,
+    build,
+    draw_spec,
+    make_setup,
+    mode_for,
+    scenario_setup,
+    team,
+)
 from funkoverse.errors import UserError
 from funkoverse.rules import engine
 from funkoverse.rules.choices import Give, Pick, Place
@@ -28,6 +36,7 @@ from funkoverse.rules.errors import IllegalChoice
 from funkoverse.rules.game import Game
 from funkoverse.rules.pieces import Role
 from funkoverse.rules.scenario import flag_squares, leader_squares
+from funkoverse.rules.spec import DraftSpec, SetupSpec, TeamSpec
 from funkoverse.rules.state import CHANCE, Draft, Phase, TeamSetup
 from positions import board, said
 
@@ -38,6 +47,8 @@ LIGHT3 = (("dracula", "the-bride", "villager"), {"dracula": "shovel"})
 
 
 def scenario_game(sid: str, map_id: str, seed: int = 1, three: bool = False) -> Game:
+    """A game of `sid`: two a side, or three where the scenario is played with three."""
+    three = three and 3 in scenario(sid).sizes
     fixed = {"dark": DARK3, "light": LIGHT3} if three else {"dark": DARK2, "light": LIGHT2}
     if not scenario(sid).attachments:  # the first games set the items aside
         fixed = {side: (ids, {}) for side, (ids, _) in fixed.items()}
@@ -115,7 +126,6 @@ def draft_game(sid: str = "flags", map_id: str = "themyscira", secret: bool = Tr
     return Game(dataclasses.replace(base, draft=draft), 0)
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_step_5_characters_and_items_are_chosen_after_the_flip_first_player_first() -> None:
     """Scenario Setup, 5: "choose three characters and one item each." """
     game = draft_game()
@@ -138,7 +148,6 @@ def test_step_5_characters_and_items_are_chosen_after_the_flip_first_player_firs
     assert game.state.pieces["the-cheetah"].items == ("lasso-of-truth",)
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_step_5_choices_made_in_secret_are_hidden_until_both_are_revealed() -> None:
     """Scenario Setup, 5: "If both players have collections, choose characters and items in
     secret." The events do not name the pick, each side chooses from its own collection (a rival's
@@ -161,7 +170,6 @@ def test_step_5_choices_made_in_secret_are_hidden_until_both_are_revealed() -> N
     assert "wonder-woman" in observe(game.state, "dark").sides["dark"].picks  # its own picks
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_step_5_an_open_choice_from_one_collection_takes_a_card_away() -> None:
     """When the players share one collection (not in secret), a character chosen by one side is
     not there for the other."""
@@ -175,7 +183,6 @@ def test_step_5_an_open_choice_from_one_collection_takes_a_card_away() -> None:
     assert "pick:wonder-woman" not in choices and "pick:the-cheetah" in choices
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_step_5_characters_with_the_same_name_cannot_be_allies() -> None:
     """Mixing Games: "characters with the same name cannot be allies." """
     game = draft_game()
@@ -186,7 +193,6 @@ def test_step_5_characters_with_the_same_name_cannot_be_allies() -> None:
         game.play("pick:dracula")
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_step_5_an_item_is_never_given_to_a_basic_character() -> None:
     """Item Setup: "Basic characters cannot be given items." A side that picked two basic
     characters must pick a character who can hold its item."""
@@ -201,6 +207,64 @@ def test_step_5_an_item_is_never_given_to_a_basic_character() -> None:
     assert {c.holder for c in engine.choices(game.state) if isinstance(c, Give)} == {"the-creature"}
     with pytest.raises(IllegalChoice):
         game.play("give:shovel:priestess")
+
+
+# =========================================================================== step 6: how many
+
+FIVE = ("dracula", "invisible-man", "the-bride", "the-cheetah", "the-creature")
+
+
+def test_step_6_a_team_the_scenario_is_not_played_with_is_refused_naming_the_field() -> None:
+    """Scenario Setup, 6: "Each player chooses two or three characters and one attachment"
+    (Space Jam A New Legacy 100): Flags is played with two or three a side, so five are
+    refused, naming the spec's field."""
+    spec = SetupSpec(
+        "flags",
+        "themyscira",
+        "standard",
+        (TeamSpec("dark", FIVE), TeamSpec("light", ("wonder-woman", "priestess"))),
+    )
+    with pytest.raises(UserError, match=r"teams\[0\]\.characters.*2 or 3.*not 5"):
+        build(spec)
+    draft = dataclasses.replace(
+        spec, teams=(TeamSpec("dark"), TeamSpec("light")), draft=DraftSpec(5, 0)
+    )
+    with pytest.raises(UserError, match=r"draft\.size.*not 5"):
+        build(draft)
+
+
+@pytest.mark.parametrize(
+    ("request_", "field"),
+    [
+        (SetupRequest(scenario="flags", teams={"dark": FIVE}, size=2), "teams.dark"),
+        (SetupRequest(scenario="flags", teams={"dark": FIVE}), "teams.dark"),
+        (SetupRequest(scenario="knockout", teams={"dark": ("dracula",)}, size=3), "teams.dark"),
+        (SetupRequest(scenario="flags", teams={"dark": ("dracula",)}), "teams.dark"),
+        (SetupRequest(scenario="flags", size=5), "size"),
+    ],
+)
+def test_step_6_a_requested_team_the_scenario_or_size_does_not_allow_is_refused(
+    request_: SetupRequest, field: str
+) -> None:
+    """Scenario Setup, 6: "Each player chooses two or three characters": a team given for a
+    side is as large as `size` asks and as the scenario is played with; refused otherwise,
+    naming the field, rather than starting five against two or one against two."""
+    with pytest.raises(UserError, match=f"field '{field}'"):
+        draw_spec(request_, 7)
+
+
+@pytest.mark.parametrize(
+    ("sid", "given"),
+    [("knockout", ("dracula",)), ("flags", ("dracula", "priestess")), ("control", DARK3[0])],
+)
+def test_step_6_the_side_not_given_is_drawn_as_large_as_the_one_given(
+    sid: str, given: tuple[str, ...]
+) -> None:
+    """Scenario Setup, 6: each player chooses as many characters as the scenario is played
+    with; one side given, the other is drawn with as many."""
+    for seed in range(5):
+        spec = draw_spec(SetupRequest(scenario=sid, teams={"dark": given}), seed)
+        assert [len(t.characters) for t in spec.teams] == [len(given), len(given)]
 
 
 # =========================================================================== step 8: the card's setup
@@ -322,7 +386,8 @@ def test_step_9_the_first_player_places_first_then_the_other(sid: str, map_id: s
         game.play(engine.choices(game.state)[0])
     order = place_all(game)
     deciders = [side for side, _ in order]
-    assert deciders == ["light"] * 3 + ["dark"] * 3
+    n = max(scenario(sid).sizes)  # three a side, two in the DC first game
+    assert deciders == ["light"] * n + ["dark"] * n
     leaders = leader_squares(game.state) if sid == "leaders" else {}
     for side, choice in order:
         pid = choice.piece
@@ -358,7 +423,6 @@ def test_step_9_leaders_the_leader_goes_on_its_leader_starting_square(map_id: st
         assert all(square not in area for area in game.state.board.start_areas.values())
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_setup_order_flip_then_secret_picks_then_placement() -> None:
     """Scenario Setup: flip (4), choose (5), the card's setup (8: Leaders' secret picks), place (9)."""
     game = draft_game("leaders", "themyscira")

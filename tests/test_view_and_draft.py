@@ -32,7 +32,6 @@ def _draft_game(secret: bool) -> Game:
     return Game(setup, 1)
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_choose_characters_and_items_in_secret_both_commit_then_both_are_revealed() -> None:
     """Scenario Setup, step 5: "If both players have ... collections, choose characters and
     items in secret." """
@@ -72,7 +71,6 @@ def test_choose_characters_and_items_in_secret_both_commit_then_both_are_reveale
     assert observe(state, "light") is state  # nothing secret any more
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_a_shared_collection_is_chosen_in_the_open_and_a_chosen_figure_is_gone() -> None:
     game = _draft_game(secret=False)
     game.play("pick:wonder-woman")
@@ -85,7 +83,6 @@ def test_a_shared_collection_is_chosen_in_the_open_and_a_chosen_figure_is_gone()
     assert observe(state, "light") is state
 
 
-@pytest.mark.python_only("the draft: the kernel plays it from the draft's own issue on")
 def test_a_side_that_must_hold_an_item_keeps_a_character_who_can() -> None:
     """Item Setup: basic characters cannot be given items, so the last pick of a side that has
     only basic characters so far must be a character."""

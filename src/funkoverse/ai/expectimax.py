@@ -50,7 +50,7 @@ Where the compiled kernel is selected and plays the position, the same search ru
 (kernel/search.cpp, with the evaluation of kernel/evaluate.cpp; `funkoverse.ai.kernel`): the
 same choices ranked in the same order with the same values, the same positions counted and
 cut, seventy to ninety times faster. This module stays the reference, and searches wherever the
-kernel does not: a game on the Python engine, a position the kernel does not play (a draft)
+kernel does not: a game on the Python engine, a position the kernel does not play
 or cannot hold, `kernel=False`, and a subclass that changes the search's methods or the
 evaluator's. A change here is a change to search.cpp too (tests/test_ai_kernel.py).
 """

@@ -38,6 +38,7 @@ FIRST_GAME_TEAMS: dict[str, tuple[str, ...]] = {
 MODES = ("standard", "teams", "free-for-all", "ultimate")
 SEATS = ("seat1", "seat2", "seat3", "seat4")
 STANDARD_SCENARIOS = ("first-knockout", "monsters-first-game", "flags", "leaders", "control")
+OPPOSING_ULTIMATE = 3  # Ultimate Mode Setup: "The other team chooses three characters"
 
 
 # --------------------------------------------------------------------------- teams
@@ -249,6 +250,7 @@ def build(
     draft = _draft(spec.draft) if spec.draft is not None else None
     if not puzzle:
         _check_teams(board, scenario, teams)
+        _check_sizes(scenario, spec, teams)
     return Setup(
         board=board,
         teams=tuple(teams),
@@ -274,6 +276,33 @@ def _draft(d: DraftSpec) -> Draft:
         if iid not in items:
             raise UserError(f"spec field 'draft.item_ids[{j}]': unknown item '{iid}'")
     return Draft(tuple(cards[c] for c in d.characters), d.item_ids, d.size, d.items, d.secret)
+
+
+def sizes_said(scenario: Scenario) -> str:
+    return " or ".join(map(str, scenario.sizes))
+
+
+def _check_sizes(scenario: Scenario, spec: SetupSpec, teams: Sequence[TeamSetup]) -> None:
+    """Scenario Setup, step 6: "Each player chooses two or three characters": as many as the
+    scenario is played with (its `sizes`); Ultimate Mode Setup: "The other team chooses three
+    characters to oppose the ultimate character"."""
+    ultimate = any(t.ultimate for t in teams)
+    for i, t in enumerate(teams):
+        if t.ultimate or not t.characters:  # one ultimate character; a team still to draft
+            continue
+        allowed = (OPPOSING_ULTIMATE,) if ultimate else scenario.sizes
+        if len(t.characters) not in allowed:
+            said = " or ".join(map(str, allowed))
+            raise UserError(
+                f"spec field 'teams[{i}].characters': scenario '{scenario.id}' is played with "
+                f"{said} characters a side, not {len(t.characters)} (Scenario Setup, step 6)"
+            )
+    if spec.draft is not None and spec.draft.size not in scenario.sizes:
+        raise UserError(
+            f"spec field 'draft.size': scenario '{scenario.id}' is played with "
+            f"{sizes_said(scenario)} characters a side, not {spec.draft.size} (Scenario Setup, "
+            "step 6)"
+        )
 
 
 def _check_teams(board: Board, scenario: Scenario, teams: Sequence[TeamSetup]) -> None:
@@ -394,6 +423,9 @@ def mode_for(scenario: Scenario, mode: str | None, players: int | None) -> str:
 # --------------------------------------------------------------------------- drawing
 
 
+DRAWN_SIZES = (1, 2, 3)  # the teams `random_teams` draws
+
+
 def random_teams(
     rng: random.Random, size: int | None = None
 ) -> dict[str, tuple[tuple[str, ...], dict[str, str]]]:
@@ -473,10 +505,15 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
     elif request.mode == "ultimate":
         chosen = scenarios["titans"]
     elif request.teams or request.items:
-        # characters or items of one's own: a scenario of the full experience
-        chosen = scenarios[
-            rng.choice([s for s in STANDARD_SCENARIOS if not scenarios[s].first_game])
+        # characters or items of one's own: a scenario of the full experience played with
+        # teams that large, else the house-made knock-out, played with any
+        sizes = {len(ids) for ids in request.teams.values() if ids}
+        fits = [
+            s
+            for s in STANDARD_SCENARIOS
+            if not scenarios[s].first_game and sizes <= set(scenarios[s].sizes)
         ]
+        chosen = scenarios[rng.choice(fits)] if fits else scenarios["knockout"]
     else:
         chosen = scenarios[rng.choice(STANDARD_SCENARIOS)]
     fixed: dict[str, tuple[tuple[str, ...], Mapping[str, str]]] = {
@@ -485,10 +522,18 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
     for side, items in request.items.items():
         if side not in fixed and items:
             raise UserError(f"items for {side} need {side}'s characters")
-    if len(fixed) == 1 and not request.items and not chosen.first_game:
+    if not request.draft:
+        _check_requested_sizes(chosen, request, fixed)
+    if len(fixed) == 1 and not request.items and not chosen.first_game and not chosen.ultimate:
+        # the other side as large as the one given (Scenario Setup, step 6)
         other = "light" if "dark" in fixed else "dark"
         given = len(next(iter(fixed.values()))[0])
-        drawn = random_teams(random.Random(seed + 1), given if given in (2, 3) else 2)
+        if given not in DRAWN_SIZES:
+            raise UserError(
+                f"field 'teams.{other}': a team of {given} is not drawn; give {other}'s "
+                "characters too"
+            )
+        drawn = random_teams(random.Random(seed + 1), given)
         fixed[other] = (drawn[other][0], {})
     if request.draft:
         if fixed or request.items or request.players or request.mode:
@@ -512,6 +557,32 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
     return spec
 
 
+def _check_requested_sizes(
+    scenario: Scenario,
+    request: SetupRequest,
+    fixed: Mapping[str, tuple[tuple[str, ...], Mapping[str, str]]],
+) -> None:
+    """Scenario Setup, step 6: a team given is as large as `size` asks, and one the scenario
+    is played with; refused naming the request's field."""
+    if request.size is not None and request.size not in scenario.sizes:
+        raise UserError(
+            f"field 'size': scenario '{scenario.id}' is played with {sizes_said(scenario)} "
+            f"characters a side, not {request.size}"
+        )
+    for side, (ids, _) in fixed.items():
+        if request.size is not None and len(ids) != request.size:
+            raise UserError(
+                f"field 'teams.{side}': {len(ids)} characters, but 'size' asks for "
+                f"{request.size} a side"
+            )
+        if len(ids) not in scenario.sizes and not scenario.ultimate:
+            raise UserError(
+                f"field 'teams.{side}': scenario '{scenario.id}' is played with "
+                f"{sizes_said(scenario)} characters a side, not {len(ids)} (Scenario Setup, "
+                "step 6)"
+            )
+
+
 def _scenario_spec(
     rng: random.Random,
     scenario: Scenario,
@@ -523,9 +594,9 @@ def _scenario_spec(
 ) -> SetupSpec:
     mode = mode_for(scenario, mode, players)
     if size is not None and size not in scenario.sizes:
-        said = " or ".join(map(str, scenario.sizes))
         raise UserError(
-            f"scenario '{scenario.id}' is played with {said} characters a side, not {size}"
+            f"scenario '{scenario.id}' is played with {sizes_said(scenario)} characters a side, "
+            f"not {size}"
         )
     if map_id is None:
         map_id = scenario.maps[0] if scenario.first_game else rng.choice(scenario.maps)

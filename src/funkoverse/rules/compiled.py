@@ -12,8 +12,13 @@ through both, choice by choice, comparing the legal choices, the events and the 
 `rules.engines` puts it behind the engine interface; whoever starts a game chooses the engine
 (`funkoverse ... --engine python` selects the Python engine), and a machine where the kernel
 could not be built plays on the Python engine. A setup the kernel cannot play (a hook or a
-word it does not know, a map larger than 256 squares, the secret draft) is played by the
-Python engine too (`unsupported` says why).
+word it does not know, a map larger than 256 squares) is played by the Python engine too
+(`unsupported` says why).
+
+A draft (Scenario Setup, step 5, as decisions) is played by the kernel too: its tables hold
+the pool, and every piece a pick could make is numbered among the game's pieces; the kernel
+makes the chosen teams' pieces at the reveal, in the order picked, and the codes it hands
+out name pieces by those numbers (`Tables.piece_ids`), not by their place in the position.
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from funkoverse.rules import frames as fr
+from funkoverse.rules import setup_phase
 from funkoverse.rules import track as track_module
 from funkoverse.rules.board import Board
-from funkoverse.rules.cards import Ability, CharacterCard, Step, TokenColor, step
+from funkoverse.rules.cards import TOKEN_KINDS, Ability, CharacterCard, Step, TokenColor, step
 from funkoverse.rules.choices import (
     Assist,
     Carry,
@@ -38,12 +44,14 @@ from funkoverse.rules.choices import (
     FirstPlayer,
     FlagReturn,
     FlipControl,
+    Give,
     GiveStatus,
     Interact,
     Leader,
     MinionChallenge,
     Move,
     Option,
+    Pick,
     Place,
     PlaceControl,
     PlaceToken,
@@ -66,7 +74,7 @@ from funkoverse.rules.hooks import Hook
 from funkoverse.rules.pieces import Kind, Role
 from funkoverse.rules.scenario import Scenario, control_areas, leader_squares
 from funkoverse.rules.state import GameState, Phase, Piece, Setup, SideState
-from funkoverse.rules.vocabulary import TOKEN_NAMES
+from funkoverse.rules.vocabulary import SHIFTABLE, TOKEN_NAMES
 
 try:
     from funkoverse.rules import _kernel
@@ -173,19 +181,22 @@ F_STEPS, F_CHOICE, F_ROLL, F_RETURN, F_TURN_START, F_ROUND_END = range(6)
     C_MINION,
     C_FLAG,
     C_OPTION,
-) = range(31)
+    C_PICK,
+    C_GIVE,
+) = range(33)
 OPTIONS = (Option("champion", "add"), Option("blood", "die"), Option("blood", "place"))
 EVENT_KINDS = tuple(EventKind)
 NIL = -(2**31)
 NIL16 = -(2**15)
-SHIFTABLE = {
-    "token": ("token",),
-    "die": ("die",),
-    "character": ("character", "companion"),
-    "marker": ("point",),
-    "component": ("component",),
-    "item": ("item",),
-}
+DRAFTING = PHASES.index(Phase.DRAFT)  # a phase up to this one has the draft still to come
+MAX_NUMBER = 2047  # pieces a code's field of 11 bits numbers (an ability's target: 1 + number)
+# What the kernel holds of one position (kernel.hpp; a test holds them to it)
+MAX_PIECES = 160  # the game's pieces and the pre-check's trial tokens
+SLOT_CAP = 24  # things on one space of a cooldown track
+TARGETS_CAP = 24  # what one ability challenges
+RETURN_CAP = 16  # characters returning to one starting area at once
+PICK_CAP = 6  # characters one side drafts
+GIFT_CAP = 4  # items one side drafts
 MISC = (
     "the ultimate character's turn",
     "Ultimate Mode Rules",
@@ -270,11 +281,10 @@ class Tables:
 
     def __init__(self, state: GameState) -> None:
         setup = state.setup
-        if setup.draft is not None or state.phase is Phase.DRAFT:
-            raise Unsupported("the draft is played by the Python engine")
         if type(setup.scenario) is not Scenario:
             raise Unsupported("a scenario with rules of its own")
         self.setup = setup
+        self.draft = setup.draft
         self.board = setup.board
         self.kboard = board_tables(setup.board)
         self.strings: list[str] = []
@@ -285,8 +295,12 @@ class Tables:
         self.hook_types = _shipped_hook_types()
         s = self._s
         s("")
-        # pieces, in the game's order
-        self.piece_ids: tuple[str, ...] = tuple(state.pieces)
+        # pieces, in the game's order; with a draft, then every piece a pick could make
+        self.game_pieces: tuple[str, ...] = tuple(state.pieces)
+        drafted = [p for p in self._draft_pieces() if p not in state.pieces]
+        self.piece_ids: tuple[str, ...] = self.game_pieces + tuple(drafted)
+        if len(self.piece_ids) > MAX_NUMBER:
+            raise Unsupported(f"{len(self.piece_ids)} pieces; the kernel numbers {MAX_NUMBER}")
         self.piece_index = {pid: i for i, pid in enumerate(self.piece_ids)}
         ranks = {pid: r for r, pid in enumerate(sorted(self.piece_ids))}
         self.piece_rank = [ranks[p] for p in self.piece_ids]
@@ -318,21 +332,176 @@ class Tables:
         self.dice_index = {d: i for i, d in enumerate(self.dice_ids)}
         for color in COLORS:
             self._track(("token", color.value))
-        for pid, piece in state.pieces.items():
-            if piece.kind is Kind.COMPANION:
-                self._track(("companion", pid))
-            elif piece.role is Role.POINT:
-                self._track(("point", pid))
-            else:
-                self._track(("character", pid))
+        self.piece_track = [self._track(self._track_item(state, pid)) for pid in self.piece_ids]
         for iid in self.item_ids:
             self._track(("item", iid))
         self._track(("die", "champion"))
         self._track(("component", "blood"))
+        self._reveals: dict[tuple[Any, ...], tuple[Setup, Setup]] = {}
         spec = self._build(state)
+        self._check_limits(state)
         self.rules = _kernel.Rules(spec, self.kboard)
         self._choices: dict[int, Choice] = {}
         self._codes: dict[Choice, int] = {}
+
+    # -- the draft -----------------------------------------------------------------
+
+    def _draft_tokens(self) -> list[tuple[str, int]]:
+        """The tokens the draft's characters and items bring (kind, how many)."""
+        draft = self.draft
+        if draft is None:
+            return []
+        found = [t for card in draft.characters for t in card.tokens]
+        for iid in draft.item_ids:
+            item = self.setup.items.get(iid)
+            if item is None:
+                raise Unsupported(f"the draft names an item the setup does not hold ({iid})")
+            found.extend(item.tokens)
+        return found
+
+    def _draft_pieces(self) -> list[str]:
+        """Every piece a draft's picks could make (setup_phase.create_pieces): each character
+        of the pool, as itself or, when two sides pick it, as "id-side"; each side's tokens."""
+        draft = self.draft
+        if draft is None:
+            return []
+        ids = []
+        for card in draft.characters:
+            ids.append(card.id)
+            ids.extend(f"{card.id}-{side}" for side in self.seats)
+        for side in self.seats:
+            for kind, count in self._draft_tokens():
+                ids.extend(f"{kind}-{side}-{n}" for n in range(1, count + 1))
+        return list(dict.fromkeys(ids))
+
+    def _draft_rules(self) -> dict[str, Any] | None:
+        """The draft as the kernel's tables: the pool, and the pieces each pick makes."""
+        draft = self.draft
+        if draft is None:
+            return None
+        if draft.size > PICK_CAP or draft.items > GIFT_CAP:
+            raise Unsupported(
+                f"a draft of {draft.size} characters and {draft.items} items; the kernel "
+                f"holds {PICK_CAP} and {GIFT_CAP}"
+            )
+        s, number = self._s, self.piece_index
+
+        def tokens(pairs: Sequence[tuple[str, int]], side: str) -> list[tuple[int, ...]]:
+            out: list[tuple[int, ...]] = []
+            for token_kind, count in pairs:
+                kind_name, defense = TOKEN_KINDS.get(token_kind, ("token", None))
+                try:
+                    kind, role = KINDS.index(Kind(kind_name)), ROLES.index(Role(token_kind))
+                except ValueError:
+                    raise Unsupported(f"an unknown token '{token_kind}'") from None
+                for n in range(1, count + 1):
+                    tid = f"{token_kind}-{side}-{n}"
+                    out.append((number[tid], kind, role, -1 if defense is None else defense))
+            return out
+
+        pool = [
+            (
+                self._card(c),
+                s(c.id),
+                s(c.name),
+                c.basic,
+                [COLORS.index(TokenColor(d)) for d in c.dots],
+                number[c.id],
+                [number[f"{c.id}-{side}"] for side in self.seats],
+                [tokens(c.tokens, side) for side in self.seats],
+            )
+            for c in draft.characters
+        ]
+        item_pool = [
+            (self.item_index[i], [tokens(self.setup.items[i].tokens, side) for side in self.seats])
+            for i in draft.item_ids
+        ]
+        item_tokens = [-1] * len(self.item_ids)
+        for j, iid in enumerate(draft.item_ids):
+            if item_tokens[self.item_index[iid]] < 0:
+                item_tokens[self.item_index[iid]] = j
+        return {
+            "secret": draft.secret,
+            "size": draft.size,
+            "items": draft.items,
+            "pool": pool,
+            "first": [self._first[c.id] for c in draft.characters],
+            "item_pool": item_pool,
+            "item_tokens": item_tokens,
+        }
+
+    # -- the kernel's limits ----------------------------------------------------------
+
+    def _check_limits(self, state: GameState) -> None:
+        """The most this setup can put where the kernel holds a fixed number of things: past
+        one, the Python engine plays the game from its start, rather than leave the kernel in
+        the middle of it. No shipped setup `build` accepts comes near (docs/performance.md)."""
+        points = sum(1 for p in state.pieces.values() if p.role is Role.POINT)
+        rivals = {}
+        for seat in self.seats:
+            characters, companions, minions, tokens, items = self._side_most(state, seat)
+            # every ability token, character, companion, point marker, item card, the
+            # Champion die and the Blood token on one space
+            most = tokens + characters + companions + points + items + 2
+            if most > SLOT_CAP:
+                raise Unsupported(
+                    f"{seat} may put {most} things on one space of its cooldown track; the "
+                    f"kernel holds {SLOT_CAP}"
+                )
+            if characters + companions > RETURN_CAP:
+                raise Unsupported(f"{seat} may return {characters + companions} at once")
+            rivals[seat] = characters + companions + minions
+        challenges = max(
+            (sum(1 for st in seq if st.op in CHALLENGES) for seq in self.seqs), default=0
+        )
+        for seat in self.seats:
+            most = sum(n for other, n in rivals.items() if other != seat) + challenges
+            if most > TARGETS_CAP:
+                raise Unsupported(
+                    f"one ability of {seat} may challenge {most} times; the kernel holds "
+                    f"{TARGETS_CAP}"
+                )
+        trial = max((_placements(st) for st in self.steps), default=0)
+        pieces = len(state.pieces)
+        if self.draft is not None and state.setup.draft is not None:
+            pieces += len(self.piece_ids) - len(self.game_pieces)  # all a pick could make
+        if pieces + trial > MAX_PIECES:
+            raise Unsupported(f"{pieces + trial} pieces; the kernel holds {MAX_PIECES}")
+
+    def _side_most(self, state: GameState, seat: str) -> tuple[int, int, int, int, int]:
+        """The most of a side's: characters, companions, minion tokens, ability tokens and
+        item cards (its drafted team's, before the draft)."""
+        draft = self.draft
+        if draft is not None and state.setup.draft is not None:
+            dots = sorted((len(c.dots) for c in draft.characters), reverse=True)
+            minions = sum(
+                count
+                for kind, count in self._draft_tokens()
+                if TOKEN_KINDS.get(kind, ("token", None))[0] == Kind.MINION.value
+            )
+            items = min(draft.items, len(set(draft.item_ids)))
+            return draft.size, 0, minions, sum(dots[: draft.size]), items
+        mine = [p for p in state.pieces.values() if p.side == seat]
+        side = state.sides[seat]
+        tokens = sum(side.pool.values()) + sum(
+            1 for slot in side.track for kind, _ in slot if kind == "token"
+        )
+        return (
+            sum(1 for p in mine if p.is_character),
+            sum(1 for p in mine if p.kind is Kind.COMPANION),
+            sum(1 for p in mine if p.kind is Kind.MINION),
+            tokens,
+            len({i for p in mine for i in p.items}),
+        )
+
+    def _track_item(self, state: GameState, pid: str) -> tuple[str, str]:
+        """What stands for a piece on a cooldown track."""
+        piece = state.pieces.get(pid)
+        if piece is not None and piece.kind is Kind.COMPANION:
+            return ("companion", pid)
+        if piece is not None and piece.role is Role.POINT:
+            return ("point", pid)
+        return ("character", pid)
 
     # -- interning -----------------------------------------------------------------
 
@@ -473,10 +642,14 @@ class Tables:
     def _build(self, state: GameState) -> dict[str, Any]:
         setup = self.setup
         s = self._s
-        # cards in play, the setup's status cards, items and companions
+        # cards in play (or to draft), the setup's status cards, items and companions
         for piece in state.pieces.values():
             if piece.card is not None:
                 self._card(piece.card)
+        self._first: dict[str, int] = {}  # each card of the draft's pool: its first entry
+        for i, drafted in enumerate(self.draft.characters if self.draft is not None else ()):
+            self._card(drafted)
+            self._first.setdefault(drafted.id, i)
         statuses = []
         groups: list[str] = []
         for card in setup.statuses.values():
@@ -578,8 +751,16 @@ class Tables:
         for color in COLORS:
             s(color.value)
         words = []
+        draft_names = {
+            pid: c.name
+            for c in (self.draft.characters if self.draft is not None else ())
+            for pid in (c.id, *(f"{c.id}-{side}" for side in self.seats))
+        }
         for kind, ref in self.track_items:
-            words.append(s(track_module.describe(state, (kind, ref))))
+            if kind == "character" and ref not in state.pieces and ref in draft_names:
+                words.append(s(draft_names[ref]))  # a piece the draft may make: its card's name
+            else:
+                words.append(s(track_module.describe(state, (kind, ref))))
         track_items = []
         for (thing, ref), w in zip(self.track_items, words, strict=True):
             holder = (
@@ -628,6 +809,7 @@ class Tables:
         for d in self.dice_ids:
             s(d)
         s("?")
+        draft = self._draft_rules()
         # every string is in; now the maps from strings
         n = len(self.strings)
 
@@ -680,9 +862,11 @@ class Tables:
                 sc.leaders,
                 sc.control,
                 sc.knockout_points,
+                NIL if sc.target_two is None else sc.target_two,
+                NIL if sc.target_three is None else sc.target_three,
             ),
             "target_points": target if target is not None else NIL,
-            "control_per_side_three": per_side > 2,
+            "per_side": per_side,
             "npieces": len(self.piece_ids),
             "piece_id": [s(p) for p in self.piece_ids],
             "piece_rank": self.piece_rank,
@@ -711,19 +895,8 @@ class Tables:
             "blood_item": self._track_index[("component", "blood")],
             "token_item": [self._track_index[("token", c.value)] for c in COLORS],
             "item_track_item": [self._track_index[("item", i)] for i in self.item_ids],
-            "piece_track_item": [
-                self._track_index[
-                    (
-                        "companion"
-                        if state.pieces[p].kind is Kind.COMPANION
-                        else "point"
-                        if state.pieces[p].role is Role.POINT
-                        else "character",
-                        p,
-                    )
-                ]
-                for p in self.piece_ids
-            ],
+            "piece_track_item": self.piece_track,
+            "draft": draft,
         }
         if len(self.strings) != n:  # pragma: no cover - a string interned too late
             raise AssertionError("the kernel's strings changed after they were numbered")
@@ -743,19 +916,57 @@ class Tables:
     def _seat(self, side: str | None) -> int:
         if side is None or side == "":
             return -1
-        return self.seat_index[side]
+        found = self.seat_index.get(side)
+        if found is None:
+            raise Unsupported(f"'{side}' is not a seat of the tables' setup")
+        return found
 
-    def _pid(self, pid: str | None) -> int:
-        if not pid:
-            return -1
-        return self.piece_index[pid]
+    def _places(self, state: GameState) -> dict[str, int]:
+        """Each piece's place in `state` (the kernel's index of it): the tables' numbering, or,
+        once a draft has made the teams' pieces in the order picked, the position's own."""
+        ids = tuple(state.pieces)
+        if ids == self.piece_ids:
+            return self.piece_index
+        known = self.piece_index
+        if (
+            self.draft is None
+            or ids[: len(self.game_pieces)] != self.game_pieces
+            or any(pid not in known for pid in ids)
+        ):
+            raise Unsupported("the position's pieces are not the setup's")
+        return {pid: i for i, pid in enumerate(ids)}
+
+    def _ids(self, pieces: Sequence[tuple[Any, ...]]) -> tuple[str, ...]:
+        """The ids of a dump's pieces, in the position's order."""
+        if self.draft is None:
+            return self.piece_ids
+        st = self.strings
+        return tuple([st[row[4]] for row in pieces])
+
+    def _chosen(self, state: GameState, seat: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """A side's picks and gifts as the kernel's (pool entries; item, holder's entry): the
+        draft's until the reveal, then its team's."""
+        side = state.sides[seat]
+        if self.draft is None:
+            if side.picks or side.gifts:
+                raise Unsupported("picks of a draft the tables do not hold")
+            return [], []
+        picks, gifts = side.picks, side.gifts
+        if state.setup.draft is None:  # revealed: the team is what the side chose
+            team = next((t for t in state.setup.teams if t.side == seat), None)
+            picks = tuple(c.id for c in team.characters) if team is not None else ()
+            gifts = team.items if team is not None else ()
+        first, items = self._first, self.item_index
+        if any(c not in first for c in picks) or any(
+            i not in items or h not in first for i, h in gifts
+        ):
+            raise Unsupported("a pick that is not in the draft's pool")
+        return [first[c] for c in picks], [(items[i], first[h]) for i, h in gifts]
 
     def dump_state(self, state: GameState) -> tuple[Any, ...]:
-        """`state` as the kernel's tuples (`Kernel.load`)."""
-        if tuple(state.pieces) != self.piece_ids:
-            raise Unsupported("the position's pieces are not the setup's")
-        if state.phase is Phase.DRAFT:
-            raise Unsupported("the draft is played by the Python engine")
+        """`state` as the kernel's tuples (`Kernel.load`); `Unsupported` for a position the
+        tables cannot hold (a piece, card, item, track item or frame they do not name)."""
+        index = self._places(state)
         card_index = self._card_index
         status_index = self.status_index
         item_index = self.item_index
@@ -784,18 +995,20 @@ class Tables:
                     p.exhausted,
                     p.elusive,
                     p.placed,
-                    [status_index[x] for x in p.statuses],
-                    [item_index[x] for x in p.items],
+                    [_known(status_index, x, "status card") for x in p.statuses],
+                    [_known(item_index, x, "item") for x in p.items],
                 )
             )
         sides = []
         for seat in self.seats:
             side = state.sides[seat]
-            if side.picks or side.gifts:
-                raise Unsupported("picks of the draft")
+            picks, gifts = self._chosen(state, seat)
             pool = [side.pool.get(c, 0) for c in COLORS]
             order = [COLORS.index(TokenColor(c)) for c in side.pool]
-            slots = [[self._track_index[item] for item in slot] for slot in side.track]
+            slots = [
+                [_known(self._track_index, item, "track item") for item in slot]
+                for slot in side.track
+            ]
             sides.append(
                 (
                     pool,
@@ -803,24 +1016,26 @@ class Tables:
                     slots,
                     side.points,
                     -1 if side.leader is None else self._s_known(side.leader),
-                    [self.piece_index[p] for p in side.returned],
+                    [_known(index, p, "piece") for p in side.returned],
+                    picks,
+                    gifts,
                 )
             )
-        stack = [self._frame(f) for f in state.stack]
+        stack = [self._frame(f, index) for f in state.stack]
         acting = state.acting
         header = (
             self._seat(state.first_player),
             self._seat(state.to_act),
             self._seat(state.winner),
             PHASES.index(state.phase),
-            self._pid(state.active),
+            _known(index, state.active, "piece") if state.active else -1,
             state.actions_left,
             state.round,
             state.turns,
             state.leaders_revealed,
-            self._pid(state.companion_used),
-            -1 if acting is None else self.piece_index[acting[0]],
-            [] if acting is None else [status_index[x] for x in acting[1]],
+            _known(index, state.companion_used, "piece") if state.companion_used else -1,
+            -1 if acting is None else _known(index, acting[0], "piece"),
+            [] if acting is None else [_known(status_index, x, "status card") for x in acting[1]],
         )
         return (header, pieces, sides, stack)
 
@@ -830,7 +1045,7 @@ class Tables:
             raise Unsupported(f"the kernel's tables do not name '{text}'")
         return found
 
-    def _frame(self, f: fr.Frame) -> tuple[Any, ...]:
+    def _frame(self, f: fr.Frame, index: dict[str, int]) -> tuple[Any, ...]:
         blank = dict(
             piece=-1,
             source=-1,
@@ -857,7 +1072,7 @@ class Tables:
                 raise Unsupported("an ability the tables do not hold")
             blank.update(
                 type=F_STEPS,
-                piece=self.piece_index[f.piece],
+                piece=_known(index, f.piece, "piece"),
                 source=self._s_known(f.source) if f.source else self._index[""],
                 seq=seq,
                 pc=f.pc,
@@ -871,6 +1086,8 @@ class Tables:
             step_index = self._step_index.get(f.step)
             if step_index is None:
                 raise Unsupported(f"a decision the tables do not hold ({f.step.op})")
+            if f.hook and f.hook != "scenario" and f.hook not in HOOKS:
+                raise Unsupported(f"a decision of a hook the kernel does not know ({f.hook})")
             hook = (
                 H_NONE
                 if not f.hook
@@ -882,7 +1099,7 @@ class Tables:
                 type=F_CHOICE,
                 side=self._seat(f.decider),
                 step=step_index,
-                piece=self._pid(f.piece),
+                piece=_known(index, f.piece, "piece") if f.piece else -1,
                 optional=f.optional,
                 hook=hook,
             )
@@ -890,13 +1107,15 @@ class Tables:
             asked = []
             for key in f.asked:
                 owner, _, name = key.rpartition("/")
-                asked.append(self.piece_index[owner] * len(HOOKS) + HOOKS.index(name))
+                if name not in HOOKS:
+                    raise Unsupported(f"a hook the kernel does not know ({name})")
+                asked.append(_known(index, owner, "piece") * len(HOOKS) + HOOKS.index(name))
             blank.update(
                 type=F_ROLL,
-                piece=self.piece_index[f.challenger],
-                target=self.piece_index[f.target],
-                attack=[self.dice_index[d] for d in f.attack],
-                defense=[self.dice_index[d] for d in f.defense],
+                piece=_known(index, f.challenger, "piece"),
+                target=_known(index, f.target, "piece"),
+                attack=[_known(self.dice_index, d, "die") for d in f.attack],
+                defense=[_known(self.dice_index, d, "die") for d in f.defense],
                 source=self._s_known(f.source),
                 asked=asked,
             )
@@ -904,10 +1123,10 @@ class Tables:
             blank.update(
                 type=F_RETURN,
                 side=self._seat(f.side),
-                pieces=[self.piece_index[p] for p in f.pieces],
+                pieces=[_known(index, p, "piece") for p in f.pieces],
             )
         elif isinstance(f, fr.TurnStartFrame):
-            blank.update(type=F_TURN_START, piece=self.piece_index[f.piece])
+            blank.update(type=F_TURN_START, piece=_known(index, f.piece, "piece"))
         else:
             blank.update(type=F_ROUND_END, stage=f.stage)
         b = blank
@@ -939,11 +1158,14 @@ class Tables:
         return self.mirror(kernel, setup or self.setup)[0]
 
     def mirror(self, kernel: Any, setup: Setup) -> tuple[GameState, tuple[Any, ...]]:
-        """`state`, with the kernel's dump it was read from (for `refresh`)."""
+        """`state`, with the kernel's dump it was read from (for `refresh`). Past a draft's
+        reveal, the position's setup is `setup` with the chosen teams."""
         dump = kernel.dump()
         header, pieces, sides, stack = dump
+        ids = self._ids(pieces)
+        drafting = header[3] <= DRAFTING
         game = GameState.__new__(GameState)
-        game.setup = setup
+        game.setup = setup if drafting else self._revealed(setup, sides)
         game.board = setup.board
         game.seats = self.seats
         game.pieces = {}
@@ -951,9 +1173,12 @@ class Tables:
             piece = Piece.__new__(Piece)
             self._fill_piece(piece, row)
             game.pieces[piece.id] = piece
-        game.sides = {seat: self._side(row) for seat, row in zip(self.seats, sides, strict=True)}
-        self._fill_header(game, header)
-        game.stack = [self._py_frame(f) for f in stack]
+        game.sides = {
+            seat: self._side(row, ids, drafting)
+            for seat, row in zip(self.seats, sides, strict=True)
+        }
+        self._fill_header(game, header, ids)
+        game.stack = [self._py_frame(f, ids) for f in stack]
         return game, dump
 
     def refresh(
@@ -964,23 +1189,28 @@ class Tables:
         so whoever holds one sees the game go on. Returns the dump it now mirrors."""
         dump: tuple[Any, ...] = kernel.dump()
         header, pieces, sides, stack = dump
+        ids = self._ids(pieces)
+        drafting = header[3] <= DRAFTING
+        if not drafting and state.setup.draft is not None:
+            state.setup = self._revealed(state.setup, sides)  # the reveal, as the engine does
         was = before or ((), (), (), ())
         old_pieces, old_sides = was[1], was[2]
         by_id = state.pieces
         for i, row in enumerate(pieces):
             if i < len(old_pieces) and old_pieces[i] == row:
                 continue
-            piece = by_id.get(self.piece_ids[i])
+            piece = by_id.get(ids[i])
             if piece is None:
                 piece = Piece.__new__(Piece)
                 self._fill_piece(piece, row)
                 by_id[piece.id] = piece
             else:
                 self._fill_piece(piece, row)
+        was_drafting = bool(was[0]) and was[0][3] <= DRAFTING
         for i, (seat, row) in enumerate(zip(self.seats, sides, strict=True)):
-            if i < len(old_sides) and old_sides[i] == row:
+            if i < len(old_sides) and old_sides[i] == row and drafting == was_drafting:
                 continue
-            fresh = self._side(row)
+            fresh = self._side(row, ids, drafting)
             side = state.sides[seat]
             side.pool.clear()
             side.pool.update(fresh.pool)
@@ -991,10 +1221,35 @@ class Tables:
             side.leader = fresh.leader
             side.returned = fresh.returned
         if header != was[0]:
-            self._fill_header(state, header)
+            self._fill_header(state, header, ids)
         if stack != was[3]:
-            state.stack[:] = [self._py_frame(f) for f in stack]
+            state.stack[:] = [self._py_frame(f, ids) for f in stack]
         return dump
+
+    def _revealed(self, setup: Setup, sides: Sequence[tuple[Any, ...]]) -> Setup:
+        """`setup` once its draft is revealed, the teams as the kernel's sides chose them (one
+        object for one outcome, as the Python engine keeps one)."""
+        if setup.draft is None:
+            return setup
+        chosen = {seat: self._picks(row) for seat, row in zip(self.seats, sides, strict=True)}
+        key = (id(setup), tuple(chosen.items()))
+        found = self._reveals.get(key)
+        if found is None or found[0] is not setup:
+            found = (setup, setup_phase.revealed(setup, self.seats, chosen))
+            self._reveals[key] = found
+        return found[1]
+
+    def _picks(self, row: tuple[Any, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+        """A side's picks and gifts in the kernel's dump, as card and item ids."""
+        draft = self.draft
+        if draft is None:
+            return (), ()
+        pool = draft.characters
+        picks, gifts = row[6], row[7]
+        return (
+            tuple([pool[e].id for e in picks]),
+            tuple([(self.item_ids[i], pool[h].id) for i, h in gifts]),
+        )
 
     def _fill_piece(self, piece: Piece, row: tuple[Any, ...]) -> None:
         (square, card, owner, ref, pid, _rank, side, kind, role, defense, markers, needed, standing,
@@ -1018,46 +1273,47 @@ class Tables:
         piece.role = ROLES[role]
         piece.ref = st[ref] if ref >= 0 else ""
 
-    def _side(self, row: tuple[Any, ...]) -> SideState:
-        pool, order, slots, points, leader, returned = row
+    def _side(self, row: tuple[Any, ...], ids: tuple[str, ...], drafting: bool) -> SideState:
+        pool, order, slots, points, leader, returned, _, _ = row
         items = self.track_items
+        picks, gifts = self._picks(row) if drafting else ((), ())  # the teams hold them after
         return SideState(
             {COLORS[c]: pool[c] for c in order},
             [[items[i] for i in slot] for slot in slots],
             points,
-            (),
-            (),
+            picks,
+            gifts,
             self.strings[leader] if leader >= 0 else None,
-            tuple([self.piece_ids[p] for p in returned]) if returned else (),
+            tuple([ids[p] for p in returned]) if returned else (),
         )
 
-    def _fill_header(self, game: GameState, header: tuple[Any, ...]) -> None:
+    def _fill_header(self, game: GameState, header: tuple[Any, ...], ids: tuple[str, ...]) -> None:
         (first, to_act, winner, phase, active, actions_left, rnd, turns, revealed, companion_used,
          acting, acting_statuses) = header  # fmt: skip
-        seats, pids = self.seats, self.piece_ids
+        seats = self.seats
         game.first_player = seats[first] if first >= 0 else None
         game.to_act = seats[to_act] if to_act >= 0 else None
         game.winner = seats[winner] if winner >= 0 else None
         game.phase = PHASES[phase]
-        game.active = pids[active] if active >= 0 else None
+        game.active = ids[active] if active >= 0 else None
         game.actions_left = actions_left
         game.round = rnd
         game.turns = turns
         game.leaders_revealed = revealed
-        game.companion_used = pids[companion_used] if companion_used >= 0 else None
+        game.companion_used = ids[companion_used] if companion_used >= 0 else None
         game.acting = (
-            (pids[acting], tuple([self.status_ids[x] for x in acting_statuses]))
+            (ids[acting], tuple([self.status_ids[x] for x in acting_statuses]))
             if acting >= 0
             else None
         )
 
-    def _py_frame(self, f: tuple[Any, ...]) -> fr.Frame:
+    def _py_frame(self, f: tuple[Any, ...], ids: tuple[str, ...]) -> fr.Frame:
         (kind, piece, source, seq, pc, target, started, won, targets, chosen, side, step_index, optional,
          hook, stage, attack, defense, asked, pieces) = f  # fmt: skip
         st = self.strings
         if kind == F_STEPS:
             return fr.StepsFrame(
-                self.piece_ids[piece],
+                ids[piece],
                 st[source] if source >= 0 else "",
                 self.seqs[seq],
                 pc,
@@ -1071,23 +1327,23 @@ class Tables:
             return fr.ChoiceFrame(
                 self.seats[side],
                 self.steps[step_index],
-                self.piece_ids[piece] if piece >= 0 else "",
+                ids[piece] if piece >= 0 else "",
                 optional,
                 "" if hook == H_NONE else "scenario" if hook == H_SCENARIO else HOOKS[hook],
             )
         if kind == F_ROLL:
             return fr.RollFrame(
-                self.piece_ids[piece],
-                self.piece_ids[target],
+                ids[piece],
+                ids[target],
                 tuple(self.dice_ids[d] for d in attack),
                 tuple(self.dice_ids[d] for d in defense),
                 st[source],
-                tuple(f"{self.piece_ids[k // len(HOOKS)]}/{HOOKS[k % len(HOOKS)]}" for k in asked),
+                tuple(f"{ids[k // len(HOOKS)]}/{HOOKS[k % len(HOOKS)]}" for k in asked),
             )
         if kind == F_RETURN:
-            return fr.ReturnFrame(self.seats[side], tuple(self.piece_ids[p] for p in pieces))
+            return fr.ReturnFrame(self.seats[side], tuple(ids[p] for p in pieces))
         if kind == F_TURN_START:
-            return fr.TurnStartFrame(self.piece_ids[piece])
+            return fr.TurnStartFrame(ids[piece])
         return fr.RoundEndFrame(stage)
 
     # -- choices and events --------------------------------------------------------------
@@ -1175,6 +1431,10 @@ class Tables:
             return FlagReturn(pid[a])
         if kind == C_OPTION:
             return OPTIONS[a]
+        if kind == C_PICK and self.draft is not None:
+            return Pick(self.draft.characters[a].id)
+        if kind == C_GIVE and self.draft is not None:
+            return Give(self.item_ids[a], self.draft.characters[b].id)
         raise ValueError(f"no choice has the code {c}")
 
     def code(self, choice: Choice) -> int | None:
@@ -1267,6 +1527,10 @@ class Tables:
             return code(C_FLAG, pi[c.piece])
         if isinstance(c, Option):
             return code(C_OPTION, OPTIONS.index(c)) if c in OPTIONS else None
+        if isinstance(c, Pick):
+            return code(C_PICK, self._first[c.character])
+        if isinstance(c, Give):
+            return code(C_GIVE, self.item_index[c.item], self._first[c.holder])
         return None
 
     def decode(self, rows: Sequence[tuple[Any, ...]]) -> tuple[Event, ...]:
@@ -1292,6 +1556,7 @@ class Tables:
             origin,
             number,
             total,
+            names,
         ) in rows:
             out.append(
                 Event(
@@ -1308,9 +1573,31 @@ class Tables:
                     source=st[source] if source >= 0 else None,
                     secret=secret,
                     rule=st[rule] if rule >= 0 else None,
+                    names=tuple([st[n] for n in names]) if names else (),
                 )
             )
         return out
+
+
+CHALLENGES = ("challenge", "challenge_each", "minion_challenge")
+
+
+def _placements(st: Step) -> int:
+    """The squares a step may place a token on: the pre-check tries a token on each."""
+    if st.op == "place_token":
+        reach = st.get("within")
+        return (2 * reach + 1) ** 2 if isinstance(reach, int) and reach >= 0 else 1
+    if st.op == "place_minion":
+        return 9
+    return 0
+
+
+def _known(table: dict[Any, int], key: Any, what: str) -> int:
+    """`table[key]`, or `Unsupported` naming what the tables do not hold."""
+    found = table.get(key)
+    if found is None:
+        raise Unsupported(f"a {what} the kernel's tables do not hold ({key})")
+    return found
 
 
 def _two(kind: int, a: int | None, b: int | None = 0) -> int | None:
@@ -1329,6 +1616,7 @@ def _signature(state: GameState) -> tuple[Any, ...]:
     """What the tables depend on: the map, the scenario, the teams, the setup's cards and
     dice (by identity: they come from the content's caches), and the pieces."""
     setup = state.setup
+    draft = setup.draft
     return (
         id(setup.board),
         id(setup.scenario),
@@ -1352,6 +1640,15 @@ def _signature(state: GameState) -> tuple[Any, ...]:
         tuple(map(id, setup.dice.values())),
         tuple(state.pieces),
         tuple(id(p.card) for p in state.pieces.values() if p.kind is not Kind.COMPANION),
+        None
+        if draft is None
+        else (
+            tuple(map(id, draft.characters)),
+            draft.item_ids,
+            draft.size,
+            draft.items,
+            draft.secret,
+        ),
     )
 
 
@@ -1376,7 +1673,7 @@ def load(state: GameState) -> tuple[Tables, Any]:
     kernel = _kernel.Kernel(tables.rules)
     try:
         kernel.load(tables.dump_state(state))
-    except ValueError as why:  # past one of the kernel's fixed limits
+    except (ValueError, RuntimeError) as why:  # past one of the kernel's fixed limits
         raise Unsupported(str(why)) from None
     return tables, kernel
 

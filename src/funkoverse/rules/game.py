@@ -27,7 +27,7 @@ from funkoverse.rules.engines import CHANCE_AT, OVER_AT, PYTHON, Engine, Positio
 from funkoverse.rules.engines.base import Decoder
 from funkoverse.rules.errors import IllegalChoice, Unsupported
 from funkoverse.rules.events import Event, EventKind, Events
-from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
+from funkoverse.rules.state import CHANCE, GameState, Setup
 from funkoverse.rules.world import display_names
 
 # an entry's events as recorded, and what decodes them when they are read
@@ -130,17 +130,6 @@ class Game:
         for choice in log:
             self.replay_one(choice)
 
-    def _try_back(self) -> None:
-        """After a draft played by the Python engine, the engine wanted takes the game on."""
-        if self.wanted is PYTHON or self.position.engine is not PYTHON:
-            return
-        try:
-            self.position = self.wanted.load(self.position.peek())
-        except Unsupported as why:
-            self.fallback = str(why)
-        else:
-            self.fallback = None
-
     # -- questions ------------------------------------------------------------------------
 
     def peek(self) -> GameState:
@@ -208,7 +197,6 @@ class Game:
     def play_record(self, choice: Choice) -> Record:
         """`play`, with what happened as the engine recorded it (decoded when read)."""
         position = self.position
-        phase = position.phase if self.fallback is not None else None
         try:
             raw = position.apply(choice)
         except (Unsupported, RuntimeError) as why:
@@ -217,8 +205,6 @@ class Game:
             self._leave(f"past the kernel's limits: {why}")
             return self.play_record(choice)
         self.log.append(choice)
-        if phase is not None and phase is Phase.DRAFT and self.position.phase is not Phase.DRAFT:
-            self._try_back()
         return position.decoder, raw
 
     def sample_chance(self) -> tuple[Choice, Events]:

@@ -114,7 +114,9 @@ def action_menu(state: GameState) -> list[Choice]:
     """Taking a Turn, steps 2-3: the actions the active character can do now."""
     piece = state.pieces[state.active or ""]
     if state.actions_left <= 0:
-        return [End()]
+        # "You may do this before, between, or after the character's two actions": the
+        # companion's additional action is still there once both are done (or rallied).
+        return [*free_companion_options(state, piece), End()]
     menu: list[Choice] = []
     menu.extend(companion_options(state, piece))
     if piece.square is None:
@@ -162,6 +164,12 @@ def companion_options(state: GameState, piece: Piece) -> list[Choice]:
                 options.append(CompanionAction(action.id, free=True))
             options.append(CompanionAction(action.id))
     return options
+
+
+def free_companion_options(state: GameState, piece: Piece) -> list[Choice]:
+    """The companion's additional action alone (Taking a Turn, Companion Actions: "before,
+    between, or after the character's two actions"), once a turn."""
+    return [c for c in companion_options(state, piece) if isinstance(c, CompanionAction) and c.free]
 
 
 def ability_options(state: GameState, piece: Piece) -> list[Choice]:
@@ -262,9 +270,9 @@ def _is_legal_action(state: GameState, choice: Choice) -> bool:
     """Taking a Turn, steps 2-3: `choice` checked as `action_menu` would list it."""
     if isinstance(choice, End):
         return True
-    if state.actions_left <= 0:
-        return False
     piece = state.pieces[state.active or ""]
+    if state.actions_left <= 0:
+        return choice in free_companion_options(state, piece)
     if isinstance(choice, CompanionAction):
         return choice in companion_options(state, piece)
     if isinstance(choice, UseAbility):

@@ -10,6 +10,7 @@ another's pick (see `view.observe`) until everyone has picked.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from funkoverse.rules.cards import TOKEN_KINDS, CharacterCard
@@ -17,7 +18,7 @@ from funkoverse.rules.choices import Choice, Give, Leader, Pick
 from funkoverse.rules.events import Event, EventKind, Events
 from funkoverse.rules.numbers import ULTIMATE_MARKERS
 from funkoverse.rules.pieces import Kind, Role
-from funkoverse.rules.state import Draft, GameState, Phase, Piece, TeamSetup
+from funkoverse.rules.state import Draft, GameState, Phase, Piece, Setup, TeamSetup
 
 
 def create_pieces(state: GameState) -> None:
@@ -185,20 +186,29 @@ def advance_draft(state: GameState, events: Events) -> bool:
     return True
 
 
-def reveal_draft(state: GameState, events: Events) -> None:
-    """Both commit, then both are revealed: the chosen teams become the game's teams."""
-    draft = state.setup.draft
+Chosen = Mapping[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]]
+
+
+def revealed(setup: Setup, seats: tuple[str, ...], chosen: Chosen) -> Setup:
+    """The setup once the draft is revealed: each side's team is what it chose ({side:
+    (character card ids, (item id, holder) given)})."""
+    draft = setup.draft
     assert draft is not None
     cards = {c.id: c for c in draft.characters}
     teams = []
-    for team in state.setup.teams or tuple(TeamSetup(s, ()) for s in state.seats):
-        side = state.sides[team.side]
-        chosen = tuple(cards[c] for c in side.picks)
-        teams.append(replace(team, characters=chosen, items=side.gifts))
-        events.append(
-            Event(EventKind.TEAM_REVEALED, side=team.side, names=tuple(c.name for c in chosen))
-        )
-    state.setup = replace(state.setup, teams=tuple(teams), draft=None)
+    for team in setup.teams or tuple(TeamSetup(s, ()) for s in seats):
+        picks, gifts = chosen[team.side]
+        teams.append(replace(team, characters=tuple(cards[c] for c in picks), items=gifts))
+    return replace(setup, teams=tuple(teams), draft=None)
+
+
+def reveal_draft(state: GameState, events: Events) -> None:
+    """Both commit, then both are revealed: the chosen teams become the game's teams."""
+    chosen = {s: (state.sides[s].picks, state.sides[s].gifts) for s in state.seats}
+    state.setup = revealed(state.setup, state.seats, chosen)
+    for team in state.setup.teams:
+        names = tuple(c.name for c in team.characters)
+        events.append(Event(EventKind.TEAM_REVEALED, side=team.side, names=names))
     for seat in state.seats:
         state.sides[seat].picks = ()
         state.sides[seat].gifts = ()

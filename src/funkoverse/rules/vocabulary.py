@@ -1023,10 +1023,14 @@ def _shift_off(state: GameState, piece: Piece, frame: StepsFrame, s: Step, event
 
 _register(Op("shift_off", frozenset({"die", "component"}), run=_shift_off))
 
+# The words a shift names and the things on a track they mean. A companion is not a
+# character (Glossary, Ally: "The characters, companions, and minion tokens you control"):
+# "shift a character" (Shovel) does not shift one (docs/rulings.md).
 SHIFTABLE = {
     "token": ("token",),
     "die": ("die",),
-    "character": ("character", "companion"),
+    "character": ("character",),
+    "companion": ("companion",),
     "marker": ("point",),
     "component": ("component",),
     "item": ("item",),

@@ -130,7 +130,7 @@ void knock_out(Game& g, int victim, int by) {
     g.ev = outer;
     v.square = -1;
     v.standing = true;
-    track_place(g, v.side, g.R->piece_track_item[victim], KNOCKED_OUT_SLOT);
+    track_place(g, v.side, piece_track_item(g, victim), KNOCKED_OUT_SLOT);
     Event e = ev(E_KNOCKED_OUT);
     e.piece = v.id;
     e.square = where;
@@ -163,7 +163,7 @@ void resolve_challenge(Game& g, const Frame& roll, bool won) {
         }
     } else if (t.kind == K_COMPANION) {
         t.square = -1;
-        track_place(g, t.side, g.R->piece_track_item[roll.target], COMPANION_SLOT);
+        track_place(g, t.side, piece_track_item(g, roll.target), COMPANION_SLOT);
         Event e = ev(E_COMPANION_OUT);
         e.piece = t.id;
         emit(g, e);

@@ -5,11 +5,13 @@ namespace fk {
 
 // --------------------------------------------------------------------------- taking a turn
 
-void set_first_player(Game& g, int side) {  // engine._set_first_player (no draft here)
+// engine._set_first_player: after the flip, the draft (characters chosen in the game), the
+// scenario's secret picks, then placement, each starting with the first player
+void set_first_player(Game& g, int side) {
     State& S = *g.S;
     S.first_player = int8_t(side);
     S.to_act = int8_t(side);
-    S.phase = g.R->scenario.leaders ? P_SECRET : P_PLACE;
+    S.phase = g.R->has_draft ? P_DRAFT : g.R->scenario.leaders ? P_SECRET : P_PLACE;
 }
 
 // engine._choose: Taking a Turn, step 1; then what happens at the start of its turn
@@ -25,7 +27,7 @@ void choose(Game& g, int pi) {
         // Ultimate Mode: "At the start of the ultimate character's turn, if they are on the
         // cooldown track, shift them off."
         std::vector<int16_t> back;
-        shift_off(g, p.side, g.R->piece_track_item[pi], back);
+        shift_off(g, p.side, piece_track_item(g, pi), back);
         if (!back.empty()) push_return(g, p.side, back);
         Event e = ev(E_OFF_THE_TRACK);
         e.piece = p.id;
@@ -298,22 +300,30 @@ void run_round_end(Game& g) {
     }
 }
 
-// setup_phase.advance_secret: pass the pick on, or reveal every leader
-bool advance_secret(Game& g) {
+// a secret pick or a draft passes to the next seat from the first player on; false when the
+// last seat has chosen (setup_phase.advance_secret, advance_draft)
+bool pass_on(Game& g) {
     State& S = *g.S;
-    Codes options;
-    secret_options(g, options);
-    if (!options.empty()) return false;
     int order[MAX_SIDES];
     int n = order_from(g, S.first_player, order);
     int side = S.to_act >= 0 ? S.to_act : order[0];
     int pos = 0;
     for (int i = 0; i < n; ++i)
         if (order[i] == side) pos = i;
-    if (pos + 1 < n) {
-        S.to_act = int8_t(order[pos + 1]);
-        return true;
-    }
+    if (pos + 1 >= n) return false;
+    S.to_act = int8_t(order[pos + 1]);
+    return true;
+}
+
+// setup_phase.advance_secret: pass the pick on, or reveal every leader
+bool advance_secret(Game& g) {
+    State& S = *g.S;
+    Codes options;
+    secret_options(g, options);
+    if (!options.empty()) return false;
+    if (pass_on(g)) return true;
+    int order[MAX_SIDES];
+    int n = order_from(g, S.first_player, order);
     S.leaders_revealed = true;
     for (int i = 0; i < n; ++i) {
         Event e = ev(E_LEADER_REVEALED);
@@ -384,7 +394,10 @@ void advance(Game& g) {
             }
         }
         if (S.phase == P_FLIP) return;
-        if (S.phase == P_DRAFT) return;
+        if (S.phase == P_DRAFT) {
+            if (advance_draft(g)) continue;
+            return;
+        }
         if (S.phase == P_SECRET) {
             if (advance_secret(g)) continue;
             return;
@@ -465,6 +478,8 @@ void apply_unchecked(Game& g, int32_t c) {
         Event e = ev(E_FIRST_PLAYER);
         e.side = side_str(g, code_a(c));
         emit(g, e);
+    } else if (kind == C_PICK || kind == C_GIVE) {
+        apply_draft(g, c);
     } else if (kind == C_LEADER) {
         int side = S.to_act;
         S.sides[side].leader = S.pieces[code_a(c)].id;

@@ -303,7 +303,7 @@ struct Eval {
     // Evaluator._points_value
     double points_value(int side, double points) {
         if (points <= 0) return 0.0;
-        int target = T.target;
+        int target = ai_target(T, S);
         if (target) {
             double have = S.sides[side].points;
             double c = cap(side, target);
@@ -874,7 +874,7 @@ struct Eval {
 
     // Evaluator._scores
     void scores(View& view, const Plan* plans, int nplans, double* scores) {
-        int target = T.target;
+        int target = ai_target(T, S);
         double down = w.has_material ? w.material[0] : w.knocked_down;
         double out = w.has_material ? w.material[1] : w.knocked_out;
         for (int side = 0; side < R.nsides; ++side) {
@@ -901,7 +901,7 @@ struct Eval {
 
     // evaluate._round_race
     Values round_race(const View& view, const Values& base) {
-        int target = T.target;
+        int target = ai_target(T, S);
         int n = R.nsides;
         if (!target) return base;
         bool reachable = false;
@@ -1126,7 +1126,7 @@ struct Eval {
             }
         }
         double sc[MAX_SIDES];
-        int target = T.target;
+        int target = ai_target(T, S);
         for (int side = 0; side < n; ++side) {
             sc[side] = 0.0;
             sc[side] += holdings(side, S.sides[side].points + gained[side], target);
@@ -1250,8 +1250,8 @@ std::pair<bool, int> Evaluator::knockout_effect(const AiTables& T, const State& 
     const Rules& R = *T.rules;
     KoKey key;
     key.scenario = T.scenario;
-    key.by = T.piece_global[by];
-    key.victim = T.piece_global[victim];
+    key.by = T.piece_global[number_of(R, S, by)];
+    key.victim = T.piece_global[number_of(R, S, victim)];
     key.n = R.nsides;
     for (int s = 0; s < MAX_SIDES; ++s) key.points[s] = s < R.nsides ? S.sides[s].points : 0;
     auto hit = ko_cache.find(key);
@@ -1305,7 +1305,8 @@ Values Evaluator::values(const AiTables& T, const State& S) {
 void state_key(const Rules& R, const State& S, std::string& out) {
     // every field as 16 bits (32 for points, actions and the round), written to the stack
     // first and appended once
-    uint16_t buf[MAX_PIECES * (6 + STATUS_CAP + ITEM_CAP) + MAX_SIDES * (16 + TRACK * (1 + SLOT_CAP) + RETURN_CAP) +
+    uint16_t buf[MAX_PIECES * (6 + STATUS_CAP + ITEM_CAP) +
+                 MAX_SIDES * (16 + TRACK * (1 + SLOT_CAP) + RETURN_CAP + 2 + PICK_CAP + 2 * GIFT_CAP) +
                  STACK_CAP * (8 + 2 * DICE_CAP + ASKED_CAP + TARGETS_CAP + RETURN_CAP) + 64];
     int at = 0;
     auto put = [&](int v) { buf[at++] = uint16_t(v); };
@@ -1341,6 +1342,15 @@ void state_key(const Rules& R, const State& S, std::string& out) {
         put(str(side.leader));
         put(side.nreturned);
         for (int i = 0; i < side.nreturned; ++i) put(side.returned[i]);
+        if (S.phase <= P_DRAFT) {  // picks belong to the draft: the teams hold them after it
+            put(side.npicks);
+            for (int i = 0; i < side.npicks; ++i) put(side.picks[i]);
+            put(side.ngifts);
+            for (int i = 0; i < side.ngifts; ++i) {
+                put(side.gift_item[i]);
+                put(side.gift_holder[i]);
+            }
+        }
     }
     put(S.first_player);
     put(S.to_act);

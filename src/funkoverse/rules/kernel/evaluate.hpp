@@ -133,6 +133,14 @@ struct AiTables {
     int square_walk(int a, int t) const { return squares[size_t(a) * n + t]; }
 };
 
+// Scenario.points_to_win as the evaluator reads it (0: none): the setup's, or a drafted
+// game's, which follows the teams it chose
+inline int ai_target(const AiTables& T, const State& S) {
+    if (!T.rules->has_draft) return T.target;
+    int target = points_to_win(*T.rules, S);
+    return target == NIL ? 0 : target;
+}
+
 // dice.win_probability as a float: whole-number counts, then one correctly rounded division
 // (float(Fraction)); `attack`/`defense` are die indexes.
 double win_chance(const AiTables& T, const int* attack, int na, const int* defense, int nd, bool lose = false);

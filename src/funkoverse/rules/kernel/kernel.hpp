@@ -26,10 +26,12 @@ constexpr int SLOT_CAP = 24;          // things on one space of a cooldown track
 constexpr int STACK_CAP = 40;         // frames of work in progress
 constexpr int STATUS_CAP = 8;         // status cards by one character
 constexpr int ITEM_CAP = 4;           // items held by one character
-constexpr int TARGETS_CAP = 16;       // rivals one ability challenges or pushes
+constexpr int TARGETS_CAP = 24;       // what one ability challenges (18 rivals in a free-for-all)
 constexpr int DICE_CAP = 16;          // dice of one side of a roll
 constexpr int ASKED_CAP = 24;         // hooks asked before one roll
 constexpr int RETURN_CAP = 16;        // characters of one return frame
+constexpr int PICK_CAP = 6;           // characters one side drafts (a scenario's largest team)
+constexpr int GIFT_CAP = ITEM_CAP;    // items one side drafts
 constexpr int32_t NIL = INT32_MIN;    // an absent number (Python's None)
 constexpr int16_t NIL16 = INT16_MIN;  // an absent step parameter
 
@@ -199,6 +201,8 @@ enum ChoiceKind : uint8_t {
     C_MINION,
     C_FLAG,
     C_OPTION,
+    C_PICK,  // a: the draft's pool entry (the first with that card)
+    C_GIVE,  // a: the item (Rules::items), b: the holder's pool entry
     C_KINDS
 };
 
@@ -278,6 +282,8 @@ struct Event {
     int16_t piece = -1, other = -1, side = -1, card = -1, name = -1, source = -1, rule = -1;
     int16_t square = -1, origin = -1;
     int32_t number = NIL, total = NIL;
+    uint8_t nnames = 0;  // E_TEAM_REVEALED: the names of the side's picks (strings)
+    int16_t names[PICK_CAP];
 };
 
 // --------------------------------------------------------------------------- static tables
@@ -348,6 +354,38 @@ struct TrackItemDef {
     uint8_t color = 0;   // for tokens
 };
 
+// Scenario Setup, step 5 as decisions (setup_phase): the pool the sides draft from, and
+// each piece a pick makes, numbered among the game's pieces (Rules::piece_id)
+struct DraftToken {
+    int16_t piece;  // its number among the game's pieces
+    uint8_t kind, role;
+    int8_t defense;
+};
+
+struct DraftCard {
+    int16_t card;  // Rules::cards
+    int16_t id, name;  // strings
+    bool basic = false;
+    std::vector<uint8_t> dots;                    // colors of its ability tokens
+    int16_t plain = -1;                           // its piece when only one side picks it
+    std::vector<int16_t> own;                     // per seat: its piece when both do ("id-side")
+    std::vector<std::vector<DraftToken>> tokens;  // per seat: the tokens it brings
+};
+
+struct DraftItem {
+    int16_t item;  // Rules::items
+    std::vector<std::vector<DraftToken>> tokens;  // per seat: the tokens it brings
+};
+
+struct DraftDef {
+    bool secret = true;
+    int size = 0, items = 0;
+    std::vector<DraftCard> pool;        // Draft.characters, in order
+    std::vector<int16_t> first;         // per pool entry: the first entry with its card
+    std::vector<DraftItem> item_pool;   // Draft.item_ids, in order
+    std::vector<int16_t> item_tokens;   // per Rules::items: its DraftItem, -1
+};
+
 struct ScenarioDef {
     bool point_markers = false, adjacent_knockout_points = false, first_knockout_wins = false,
          immediate_target = false, flags = false, leaders = false, control = false;
@@ -416,7 +454,9 @@ struct Rules {
             step_shift_off_token = -1, step_flag_return = -1;
     std::vector<int16_t> status_step_of_group;  // group string -> its "_status" step
     int target_points = NIL;                    // Scenario.points_to_win, NIL: None
-    bool control_per_side_three = false;        // Control: more than two characters a side
+    int per_side = 0;                           // the largest team's characters
+    bool has_draft = false;                     // the teams are drafted in the game
+    DraftDef draft;
     int die_standard = -1, die_champion = -1, die_blood = -1;  // indexes of dice_ids
     std::vector<int16_t> side_rank;             // each seat's place in sorted order
     int16_t champion_item = -1, blood_item = -1;  // ("die", "champion"), ("component", "blood")
@@ -490,6 +530,12 @@ struct SideState {
     int16_t leader = -1;  // string (a piece id or "?"), -1 None
     uint8_t nreturned = 0;
     int16_t returned[RETURN_CAP];
+    // the draft: the pool entries picked and the items given (Rules::items, holder's pool
+    // entry), in order; kept after the reveal, where they are the side's team
+    uint8_t npicks = 0, ngifts = 0;
+    int8_t picks[PICK_CAP];
+    int16_t gift_item[GIFT_CAP];
+    int8_t gift_holder[GIFT_CAP];
     void pool_add(int color, int n) {
         bool present = false;
         for (int i = 0; i < npool; ++i)
@@ -597,6 +643,31 @@ struct Game {
     const Board& B() const { return *R->board; }
     Piece& P(int i) { return S->pieces[i]; }
 };
+
+// A piece's number among the game's pieces (Rules::piece_id: what choice codes name outside
+// the kernel, and what its tables of pieces are indexed by). It is the piece's index in the
+// state but in a drafted game, whose teams' pieces are made in the order they were picked.
+inline int number_of(const Rules& R, const State& S, int pi) {
+    int16_t id = S.pieces[pi].id;
+    return id < 0 ? -1 : R.piece_of_string[id];
+}
+
+// the largest team's characters (max(len(t.characters) for t in setup.teams)): a drafted
+// team is as large as its picks
+inline int largest_team(const Rules& R, const State& S) {
+    if (!R.has_draft) return R.per_side;
+    int n = 0;
+    for (int s = 0; s < R.nsides; ++s) n = std::max(n, int(S.sides[s].npicks));
+    return n;
+}
+
+// Scenario.points_to_win (NIL: None): with two characters a side or fewer, the target for two
+inline int points_to_win(const Rules& R, const State& S) {
+    if (!R.has_draft) return R.target_points;
+    const ScenarioDef& sc = R.scenario;
+    if (largest_team(R, S) <= 2 && sc.target_two != NIL) return sc.target_two;
+    return sc.target_three != NIL ? sc.target_three : sc.target_two;
+}
 
 // engine.cpp
 int decider(const Rules& R, const State& S);  // a seat, -1 chance, -2 over

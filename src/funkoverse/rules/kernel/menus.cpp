@@ -66,8 +66,8 @@ int companions_of(Game& g, int pi, int* out) {
     return n;
 }
 
-// menus.companion_options
-void companion_options(Game& g, int pi, Codes& out) {
+// menus.companion_options; `free_only`: menus.free_companion_options
+void companion_options(Game& g, int pi, Codes& out, bool free_only) {
     int comps[MAX_PIECES];
     int n = companions_of(g, pi, comps);
     for (int k = 0; k < n; ++k) {
@@ -78,7 +78,7 @@ void companion_options(Game& g, int pi, Codes& out) {
             const ItemDef& action = g.R->actions[a];
             if (action.challenge_action && !possible_target(g, comps[k], action.seq, 0)) continue;
             if (g.S->companion_used != pi) out.push_back(code(C_COMPANION, action.key, 1));
-            out.push_back(code(C_COMPANION, action.key, 0));
+            if (!free_only) out.push_back(code(C_COMPANION, action.key, 0));
         }
     }
 }
@@ -136,6 +136,9 @@ void action_menu(Game& g, Codes& out) {
     State& S = *g.S;
     int pi = S.active;
     if (S.actions_left <= 0) {
+        // "before, between, or after the character's two actions": the companion's
+        // additional action is still there once both are done (or rallied)
+        companion_options(g, pi, out, true);
         out.push_back(code(C_END));
         return;
     }
@@ -201,7 +204,8 @@ void legal(Game& g, Codes& out) {
             for (int s = 0; s < g.R->nsides; ++s) out.push_back(code(C_FIRST, s));
             return;
         case P_DRAFT:
-            throw std::runtime_error("the draft is played by the Python engine");
+            draft_options(g, out);
+            return;
         case P_SECRET:
             secret_options(g, out);
             return;
@@ -250,8 +254,13 @@ bool is_legal(Game& g, int32_t c) {
     }
     // Taking a Turn, steps 2-3
     if (kind == C_END) return c == code(C_END);
-    if (S.actions_left <= 0) return false;
     int pi = S.active;
+    if (S.actions_left <= 0) {
+        if (kind != C_COMPANION || !code_b(c)) return false;
+        Codes options;
+        companion_options(g, pi, options, true);
+        return std::find(options.begin(), options.end(), c) != options.end();
+    }
     const Piece& p = S.pieces[pi];
     Codes options;
     switch (kind) {

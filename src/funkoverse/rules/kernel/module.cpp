@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "kernel.hpp"
+#include "rules.hpp"
 #include "search.hpp"
 
 namespace py = pybind11;
@@ -56,6 +57,48 @@ py::tuple sight_of(const Board& b, int origin) {
             shadow[py::int_(s)] = py::cast(sh);
         }
     return py::make_tuple(base, between, shadow);
+}
+
+std::vector<std::vector<DraftToken>> draft_tokens(const py::handle& per_seat) {
+    std::vector<std::vector<DraftToken>> out;
+    for (auto seat : per_seat.cast<py::list>()) {
+        std::vector<DraftToken> own;
+        for (auto t : seat.cast<py::list>()) {
+            auto r = t.cast<py::tuple>();
+            own.push_back({r[0].cast<int16_t>(), r[1].cast<uint8_t>(), r[2].cast<uint8_t>(), r[3].cast<int8_t>()});
+        }
+        out.push_back(std::move(own));
+    }
+    return out;
+}
+
+// the draft's pool and the pieces its picks make (compiled.Tables._draft)
+void read_draft(Rules& R, const py::dict& d) {
+    DraftDef& D = R.draft;
+    R.has_draft = true;
+    D.secret = get<bool>(d, "secret");
+    D.size = get<int>(d, "size");
+    D.items = get<int>(d, "items");
+    if (D.size > PICK_CAP || D.items > GIFT_CAP) throw std::invalid_argument("a draft larger than the kernel's");
+    for (auto t : get<py::list>(d, "pool")) {
+        auto r = t.cast<py::tuple>();
+        DraftCard c;
+        c.card = r[0].cast<int16_t>();
+        c.id = r[1].cast<int16_t>();
+        c.name = r[2].cast<int16_t>();
+        c.basic = r[3].cast<bool>();
+        c.dots = r[4].cast<std::vector<uint8_t>>();
+        c.plain = r[5].cast<int16_t>();
+        c.own = r[6].cast<std::vector<int16_t>>();
+        c.tokens = draft_tokens(r[7]);
+        D.pool.push_back(std::move(c));
+    }
+    D.first = get<std::vector<int16_t>>(d, "first");
+    for (auto t : get<py::list>(d, "item_pool")) {
+        auto r = t.cast<py::tuple>();
+        D.item_pool.push_back({r[0].cast<int16_t>(), draft_tokens(r[1])});
+    }
+    D.item_tokens = get<std::vector<int16_t>>(d, "item_tokens");
 }
 
 std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> board) {
@@ -183,8 +226,10 @@ std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> boar
     R->scenario.leaders = sc[5].cast<bool>();
     R->scenario.control = sc[6].cast<bool>();
     R->scenario.knockout_points = sc[7].cast<int>();
+    R->scenario.target_two = sc[8].cast<int>();
+    R->scenario.target_three = sc[9].cast<int>();
     R->target_points = get<int>(d, "target_points");
-    R->control_per_side_three = get<bool>(d, "control_per_side_three");
+    R->per_side = get<int>(d, "per_side");
     R->npieces = get<int>(d, "npieces");
     R->piece_id = get<std::vector<int16_t>>(d, "piece_id");
     R->piece_rank = get<std::vector<int16_t>>(d, "piece_rank");
@@ -225,7 +270,53 @@ std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> boar
     R->token_item = get<std::vector<int16_t>>(d, "token_item");
     R->item_track_item = get<std::vector<int16_t>>(d, "item_track_item");
     R->piece_track_item = get<std::vector<int16_t>>(d, "piece_track_item");
+    if (!d["draft"].is_none()) read_draft(*R, get<py::dict>(d, "draft"));
     return R;
+}
+
+// --------------------------------------------------------------------------- codes outside
+
+// Inside, a choice's code names a piece by its index in the state; outside (the codes
+// funkoverse.rules.compiled reads), by its number among the game's pieces (Rules::piece_id).
+// They are the same but in a drafted game, whose teams' pieces are made in the order picked.
+enum PieceField : uint8_t { PF_A = 1, PF_B = 2, PF_B_PLUS_1 = 4 };
+
+uint8_t piece_fields(int kind) {
+    switch (kind) {
+        case C_LEADER: case C_PLACE: case C_RETURN: case C_CHOOSE: case C_CHALLENGE: case C_ASSIST:
+        case C_INTERACT: case C_BONUS: case C_FLIP_CONTROL: case C_TARGET: case C_PUSH: case C_PULL:
+        case C_CARRY: case C_TOKEN: case C_FLAG:
+            return PF_A;
+        case C_MINION:
+            return PF_A | PF_B;
+        case C_ABILITY:
+            return PF_B_PLUS_1;
+        default:
+            return 0;
+    }
+}
+
+// `c` with each piece it names mapped by `f` (index to number, or back); -1 when one is not
+// in play
+template <class F>
+int32_t map_pieces(int32_t c, F f) {
+    int kind = code_kind(c), a = code_a(c), b = code_b(c);
+    uint8_t fields = piece_fields(kind);
+    if (fields & PF_A) a = f(a);
+    if (fields & PF_B) b = f(b);
+    if ((fields & PF_B_PLUS_1) && b) b = f(b - 1) + 1;
+    if (a < 0 || b < 0) return -1;
+    return code(kind, a, b);
+}
+
+int32_t outside(const Rules& R, const State& S, int32_t c) {
+    if (!R.has_draft) return c;
+    return map_pieces(c, [&](int i) { return number_of(R, S, i); });
+}
+
+int32_t inside(Game& g, int32_t c) {
+    if (!g.R->has_draft) return c;
+    return map_pieces(c, [&](int n) { return piece_at(g, n); });
 }
 
 // A position past one of the kernel's fixed limits (kernel.hpp): the Python engine plays on.
@@ -277,19 +368,22 @@ class Kernel {
 
     py::list codes() const {
         py::list out(scratch.size());
-        for (size_t i = 0; i < scratch.size(); ++i) out[i] = py::reinterpret_steal<py::object>(PyLong_FromLong(scratch[i]));
+        for (size_t i = 0; i < scratch.size(); ++i)
+            out[i] = py::reinterpret_steal<py::object>(PyLong_FromLong(outside(*rules, *state, scratch[i])));
         return out;
     }
 
     bool is_legal_(int32_t c) {
         Game g = game();
-        return is_legal(g, c);
+        c = inside(g, c);
+        return c >= 0 && is_legal(g, c);
     }
 
     // engine.apply: a legal choice is done and True returned; anything else changes nothing
     bool apply_(int32_t c) {
         Game g = game();
-        if (!is_legal(g, c)) return false;
+        c = inside(g, c);
+        if (c < 0 || !is_legal(g, c)) return false;
         events.clear();
         apply_unchecked(g, c);
         return true;
@@ -303,7 +397,8 @@ class Kernel {
         std::unique_ptr<State> backup(new State());
         backup->copy_from(*state);
         try {
-            if (!is_legal(g, c)) return false;
+            c = inside(g, c);
+            if (c < 0 || !is_legal(g, c)) return false;
             events.clear();
             apply_unchecked(g, c);
         } catch (const std::runtime_error& e) {
@@ -317,14 +412,25 @@ class Kernel {
     void apply_unchecked_(int32_t c) {
         events.clear();
         Game g = game();
-        apply_unchecked(g, c);
+        apply_unchecked(g, inside(g, c));
     }
+
+    // codes from outside (a search's choices) as the kernel's
+    std::vector<int32_t> inside_codes(const std::vector<int32_t>& codes) const {
+        if (!rules->has_draft) return codes;
+        Game g{rules.get(), state.get(), nullptr};
+        std::vector<int32_t> out;
+        for (int32_t c : codes) out.push_back(inside(g, c));
+        return out;
+    }
+
 
     py::list events_() const {
         py::list out;
         for (const Event& e : events)
             out.append(py::make_tuple(e.kind, e.secret, e.piece, e.other, e.side, e.card, e.name, e.source,
-                                      e.rule, e.square, e.origin, e.number, e.total));
+                                      e.rule, e.square, e.origin, e.number, e.total,
+                                      std::vector<int16_t>(e.names, e.names + e.nnames)));
         return out;
     }
 
@@ -334,7 +440,7 @@ class Kernel {
         if (!S.nstack || S.stack[S.nstack - 1].type != F_ROLL) return py::none();
         const Frame& f = S.stack[S.nstack - 1];
         std::vector<int> a(f.attack, f.attack + f.nattack), d(f.defense, f.defense + f.ndefense);
-        return py::make_tuple(f.piece, f.target, a, d);
+        return py::make_tuple(number_of(*rules, S, f.piece), number_of(*rules, S, f.target), a, d);
     }
 
     py::tuple dump() const {
@@ -353,10 +459,13 @@ class Kernel {
             py::list slots;
             for (int k = 0; k < TRACK; ++k)
                 slots.append(std::vector<int16_t>(side.slot[k], side.slot[k] + side.nslot[k]));
+            py::list gifts;
+            for (int k = 0; k < side.ngifts; ++k) gifts.append(py::make_tuple(side.gift_item[k], side.gift_holder[k]));
             sides.append(py::make_tuple(std::vector<int>(side.pool, side.pool + 4),
                                         std::vector<int>(side.pool_order, side.pool_order + side.npool), slots,
                                         side.points, side.leader,
-                                        std::vector<int16_t>(side.returned, side.returned + side.nreturned)));
+                                        std::vector<int16_t>(side.returned, side.returned + side.nreturned),
+                                        std::vector<int>(side.picks, side.picks + side.npicks), gifts));
         }
         for (int i = 0; i < S.nstack; ++i) {
             const Frame& f = S.stack[i];
@@ -443,6 +552,16 @@ class Kernel {
             if (ret.size() > RETURN_CAP) throw std::invalid_argument("too many returns");
             side.nreturned = uint8_t(ret.size());
             std::copy(ret.begin(), ret.end(), side.returned);
+            auto picks = t[6].cast<std::vector<int>>();
+            auto gifts = t[7].cast<std::vector<std::pair<int, int>>>();
+            if (picks.size() > PICK_CAP || gifts.size() > GIFT_CAP) throw std::invalid_argument("a draft too large");
+            side.npicks = uint8_t(picks.size());
+            for (size_t k = 0; k < picks.size(); ++k) side.picks[k] = int8_t(picks[k]);
+            side.ngifts = uint8_t(gifts.size());
+            for (size_t k = 0; k < gifts.size(); ++k) {
+                side.gift_item[k] = int16_t(gifts[k].first);
+                side.gift_holder[k] = int8_t(gifts[k].second);
+            }
         }
         auto stack = data[3].cast<py::list>();
         if (stack.size() > size_t(STACK_CAP)) throw std::invalid_argument("stack too deep");
@@ -589,14 +708,15 @@ SearchParams make_params(const py::dict& d) {
     return p;
 }
 
-void same_rules(const AiTables& t, const Kernel& k) {
-    if (t.rules != k.rules) throw std::invalid_argument("the search's tables are another setup's");
-}
-
+// a search's ranking: (index of the choice in the codes it was given, value), best first
 py::list ranked(const std::vector<std::pair<int, double>>& r) {
     py::list out;
     for (const auto& e : r) out.append(py::make_tuple(e.first, e.second));
     return out;
+}
+
+void same_rules(const AiTables& t, const Kernel& k) {
+    if (t.rules != k.rules) throw std::invalid_argument("the search's tables are another setup's");
 }
 
 }  // namespace
@@ -610,8 +730,15 @@ PYBIND11_MODULE(_kernel, m) {
         d["ops"] = int(OP_COUNT);
         d["hooks"] = int(H_COUNT);
         d["misc"] = int(S_MISC_COUNT);
+        d["pieces"] = MAX_PIECES;
+        d["slot"] = SLOT_CAP;
+        d["targets"] = TARGETS_CAP;
+        d["returns"] = RETURN_CAP;
+        d["picks"] = PICK_CAP;
+        d["gifts"] = GIFT_CAP;
         return d;
-    }, "How many kinds of choices, events, words, hooks and strings the kernel numbers.");
+    }, "How many kinds of choices, events, words, hooks and strings the kernel numbers, and how "
+       "many pieces, things on a track space, targets, returns, picks and gifts it holds.");
     py::register_exception<KernelLimit>(m, "KernelLimit");
     py::class_<Board, std::shared_ptr<Board>>(m, "Board")
         .def(py::init(&make_board))
@@ -670,12 +797,12 @@ PYBIND11_MODULE(_kernel, m) {
         .def("rank", [](Search& s, const AiTables& t, const Kernel& k, const std::vector<int32_t>& codes, int seat,
                         long long spent) {
             same_rules(t, k);
-            return ranked(s.rank(t, *k.state, codes, seat, spent));
+            return ranked(s.rank(t, *k.state, k.inside_codes(codes), seat, spent));
         })
         .def("rank_decision", [](Search& s, const AiTables& t, const Kernel& k, const std::vector<int32_t>& codes,
                                  int seat) {
             same_rules(t, k);
-            return ranked(s.rank_decision(t, *k.state, codes, seat));
+            return ranked(s.rank_decision(t, *k.state, k.inside_codes(codes), seat));
         })
         .def("clear", &Search::clear)
         .def_readonly("positions", &Search::positions)

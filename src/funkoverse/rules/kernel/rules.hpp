@@ -23,6 +23,8 @@ enum Reach { REACH_NONE, REACH_SQUARES, REACH_TRUE, REACH_FALSE };
 
 // world.cpp: world questions: hooks, abilities, defense, reach, movement, arrival (funkoverse.rules.world)
 int piece_of(Game& g, int16_t str);
+int target_points(Game& g);
+int per_side(Game& g);
 int order_from(Game& g, int first, int* out);
 int characters(Game& g, int side, int* out);
 int hooks_of(Game& g, int pi, uint8_t* out);
@@ -132,12 +134,18 @@ void frame_options(Game& g, const Frame& cf, Codes& out);
 void apply_option(Game& g, const Frame& cf, int32_t c);
 void run_steps(Game& g);
 
+// draft.cpp: choosing characters and items in the game, and the reveal (funkoverse.rules.setup_phase)
+void draft_options(Game& g, Codes& out);
+void apply_draft(Game& g, int32_t c);
+void reveal_draft(Game& g);
+bool advance_draft(Game& g);
+
 // menus.cpp: the legal choices, and one choice's legality (funkoverse.rules.menus, setup_phase)
 void secret_options(Game& g, Codes& out);
 void place_options(Game& g, Codes& out);
 void return_options(Game& g, const Frame& f, Codes& out);
 int companions_of(Game& g, int pi, int* out);
-void companion_options(Game& g, int pi, Codes& out);
+void companion_options(Game& g, int pi, Codes& out, bool free_only = false);
 int first_challenge_targets(Game& g, int pi, const AbilityDef& a, int* out);
 void ability_options(Game& g, int pi, Codes& out);
 void item_options(Game& g, int pi, Codes& out);
@@ -155,6 +163,7 @@ void pay(Game& g, int pi, int ai, int target);
 void end_turn(Game& g);
 void apply_action(Game& g, int32_t c);
 void run_round_end(Game& g);
+bool pass_on(Game& g);
 bool advance_secret(Game& g);
 void advance(Game& g);
 void scenario_knockout(Game& g, int by, int victim);
@@ -174,6 +183,13 @@ inline Event ev(uint8_t kind) {
 inline int16_t sq_or_none(int sq) { return int16_t(sq >= 0 ? sq : -1); }
 
 inline int16_t pid_str(Game& g, int pi) { return g.S->pieces[pi].id; }
+
+// The piece of a number among the game's pieces (number_of, kernel.hpp), -1 when not in play
+inline int piece_at(Game& g, int number) {
+    return number >= 0 && number < g.R->npieces ? piece_of(g, g.R->piece_id[number]) : -1;
+}
+// the track item that stands for piece `pi` (a character, companion or point marker)
+inline int piece_track_item(Game& g, int pi) { return g.R->piece_track_item[number_of(*g.R, *g.S, pi)]; }
 
 inline int16_t side_str(Game& g, int side) { return side >= 0 ? g.R->side_str[side] : g.R->s_empty; }
 

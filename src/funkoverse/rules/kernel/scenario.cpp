@@ -17,7 +17,7 @@ void gain(Game& g, int side, int points, int16_t why) {
     e.total = s.points;
     e.source = why;
     emit(g, e);
-    int target = g.R->target_points;
+    int target = target_points(g);
     if (target == NIL || s.points < target) return;
     if (g.R->scenario.immediate_target) {
         g.S->winner = int8_t(side);
@@ -157,14 +157,14 @@ void control_points(Game& g) {
             if (leader < 0) leader = s;
         }
     for (int s = 0; s < ns; ++s)
-        if (shown[s] && g.R->control_per_side_three)
+        if (shown[s] && per_side(g) > 2)
             gain(g, s, 1, g.R->str_misc[S_CONTROL_SHOWING]);
     if (most && leaders == 1) gain(g, leader, 1, g.R->str_misc[S_CONTROL_MOST]);
 }
 
 // Scenario.check_winner: the most points at the end of a round, if at the target
 void check_winner(Game& g) {
-    int target = g.R->target_points;
+    int target = target_points(g);
     if (target == NIL || g.R->scenario.first_knockout_wins || g.S->winner >= 0) return;
     int best = INT32_MIN;
     for (int s = 0; s < g.R->nsides; ++s) best = std::max(best, int(g.S->sides[s].points));
@@ -246,7 +246,7 @@ bool scenario_interact(Game& g, int actor, int32_t c) {
         if (!g.R->scenario.point_markers || marker.role != R_POINT) return false;
         SideState& side = S.sides[a.side];
         marker.square = -1;
-        int item = g.R->piece_track_item[pi];
+        int item = piece_track_item(g, pi);
         for (int k = 0; k < TRACK; ++k)
             if (side.slot_has(k, item)) side.slot_remove(k, item);
         side.slot_append(POINT_MARKER_SLOT - 1, item);

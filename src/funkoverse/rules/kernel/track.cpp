@@ -32,9 +32,9 @@ void returned(Game& g, int side, int item, std::vector<int16_t>& back) {
         e.source = t.ref;
         emit(g, e);
     } else if (t.kind == T_CHARACTER || t.kind == T_COMPANION) {
-        back.push_back(t.piece);
+        back.push_back(int16_t(piece_at(g, t.piece)));
     } else if (t.kind == T_POINT) {
-        Piece& marker = g.S->pieces[t.piece];
+        Piece& marker = g.S->pieces[piece_at(g, t.piece)];
         marker.square = g.R->point_square_of_string[marker.ref];
         Event e = ev(E_MARKER_BACK);
         e.piece = marker.id;

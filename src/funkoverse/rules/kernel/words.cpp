@@ -241,7 +241,7 @@ bool op_run(Game& g, int pi, const Frame& sf, const StepDef& s) {
             Piece& me = S.pieces[pi];
             if (me.square < 0) {
                 std::vector<int16_t> back;
-                shift_off(g, me.side, g.R->piece_track_item[pi], back);
+                shift_off(g, me.side, piece_track_item(g, pi), back);
                 if (!back.empty()) {
                     Event e = ev(E_OFF_THE_TRACK);
                     e.piece = me.id;

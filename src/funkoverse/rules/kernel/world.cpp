@@ -8,8 +8,17 @@ namespace fk {
 int piece_of(Game& g, int16_t str) {  // state.pieces.get(id): -1 when none
     if (str < 0 || str >= int(g.R->piece_of_string.size())) return -1;
     int p = g.R->piece_of_string[str];
-    return p < g.S->npieces ? p : -1;
+    if (p < 0) return -1;
+    if (p < g.S->npieces && g.S->pieces[p].id == str) return p;
+    // a drafted team's pieces are made in the order of its picks: look it up
+    for (int i = 0; i < g.S->npieces; ++i)
+        if (g.S->pieces[i].id == str) return i;
+    return -1;
 }
+
+int target_points(Game& g) { return points_to_win(*g.R, *g.S); }
+
+int per_side(Game& g) { return largest_team(*g.R, *g.S); }
 
 // seats from the first player on (setup_phase.order)
 int order_from(Game& g, int first, int* out) {
