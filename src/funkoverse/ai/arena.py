@@ -26,6 +26,7 @@ from funkoverse.content.setups import (
 )
 from funkoverse.errors import UserError
 from funkoverse.rules.choices import Choice
+from funkoverse.rules.engines import named
 from funkoverse.rules.session import Session
 from funkoverse.rules.spec import SetupSpec
 from funkoverse.rules.state import Setup
@@ -141,6 +142,7 @@ class GameSpec:
     map_id: str | None
     max_rounds: int
     size: int | None = None
+    engine: str | None = None  # the rules engine's name (None: the fastest built)
 
 
 @dataclass
@@ -166,7 +168,7 @@ def play_game(spec: GameSpec) -> GameResult:
     seats = probe.sides
     first = seats[spec.first_seat % len(seats)]
     setup = build(match_spec(spec.scenario, spec.map_id, first, spec.setup_seed, spec.size))
-    session = Session(setup, spec.seed)
+    session = Session(setup, spec.seed, engine=named(spec.engine))
     a_side = seats[spec.a_seat % len(seats)]
     agents = {
         side: make_agent(spec.a, spec.seed * 8 + 1)
@@ -202,6 +204,7 @@ def game_specs(
     map_id: str | None = None,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     size: int | None = None,
+    engine: str | None = None,
 ) -> list[GameSpec]:
     """N games with A's seat changing every game and the first player every two games; each
     block of four games shares one draw of teams and map, so that both agents play both
@@ -219,6 +222,7 @@ def game_specs(
             map_id=map_id,
             max_rounds=max_rounds,
             size=size,
+            engine=engine,
         )
         for i in range(games)
     ]
@@ -316,11 +320,12 @@ def run_match(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     size: int | None = None,
     progress: Callable[[GameResult], None] | None = None,
+    engine: str | None = None,
 ) -> MatchSummary:
     """Play a match and summarize it; checks the names and numbers first (UserError)."""
     check_match(a, b, games, workers, max_rounds)
     match_spec(scenario, map_id, None, seed, size)  # bad scenario or map: one line, no game
-    specs = game_specs(a, b, games, seed, scenario, map_id, max_rounds, size)
+    specs = game_specs(a, b, games, seed, scenario, map_id, max_rounds, size, engine)
     results = []
     for result in run_games(specs, workers):
         results.append(result)

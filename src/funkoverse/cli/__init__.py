@@ -31,6 +31,9 @@ COMMANDS: dict[str, str] = {
     "report": "report",
 }
 
+# the commands that play games take `--engine` (cli/engine.py)
+PLAYING = ("serve", "play", "replay", "bench", "match", "simulate")
+
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on standard error."""
@@ -50,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     for module_name in COMMANDS.values():
         module = importlib.import_module(f"funkoverse.cli.{module_name}")
         module.register(sub)
+    from funkoverse.cli.engine import add_engine_option
+
+    for name in PLAYING:
+        command = sub.choices[name]
+        if not any("--engine" in a.option_strings for a in command._actions):
+            add_engine_option(command)
     return parser
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from funkoverse.content.setups import build
 from funkoverse.errors import UserError
+from funkoverse.rules.engines import Engine
 from funkoverse.rules.errors import IllegalChoice
 from funkoverse.rules.session import Session
 
@@ -48,11 +49,11 @@ def read_game(path: Path) -> object:
         ) from None
 
 
-def load_game(path: Path) -> Session:
-    """The game saved in `path`, played again to where it stopped."""
+def load_game(path: Path, engine: Engine | None = None) -> Session:
+    """The game saved in `path`, played again to where it stopped (on `engine`)."""
     data = read_game(path)
     try:
-        return Session.from_json(data, build)
+        return Session.from_json(data, build, engine)
     except IllegalChoice as e:
         raise UserError(f"{path}: {e}") from None
     except ValueError as e:

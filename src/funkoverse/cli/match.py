@@ -18,6 +18,7 @@ from funkoverse.ai.arena import (
     run_games,
     summarize,
 )
+from funkoverse.cli.engine import engine_of
 from funkoverse.cli.fancontent import add_content_option, apply_content
 
 
@@ -67,7 +68,15 @@ def run(args: argparse.Namespace) -> int:
     check_match(args.a, args.b, args.games, args.workers, args.max_rounds)
     match_spec(args.scenario, args.map, None, args.seed, args.size)  # bad input: one line
     specs = game_specs(
-        args.a, args.b, args.games, args.seed, args.scenario, args.map, args.max_rounds, args.size
+        args.a,
+        args.b,
+        args.games,
+        args.seed,
+        args.scenario,
+        args.map,
+        args.max_rounds,
+        args.size,
+        engine_of(args).name,
     )
     results: list[GameResult] = []
     if sys.stderr.isatty() and args.games > 1:

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from funkoverse.ai.agents import AGENTS
+from funkoverse.cli.engine import engine_of
 from funkoverse.cli.fancontent import add_content_option, apply_content
 from funkoverse.cli.gamefile import load_game, save_game
 from funkoverse.cli.terminal import Person, sides_panel
@@ -187,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--max-rounds must be at least 1")
     who, teams = _controllers(args)
     if args.load:
-        session = load_game(Path(args.load))
+        session = load_game(Path(args.load), engine_of(args))
         spec = session.setup.spec
         assert spec is not None
         seats = {s: controller_of(spec.seat(s)) for s in session.seats}
@@ -218,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
             drawn.first_player,
             tuple(seat_spec(s, c) for s, c in seats.items()),
         )
-        session = Session(build(spec), seed)
+        session = Session(build(spec), seed, engine=engine_of(args))
     if args.json and "human" in seats.values():
         raise UserError("--json plays without a person: give every side an agent (e.g. random)")
     console = Console(highlight=False)

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from funkoverse.cli.engine import engine_of
 from funkoverse.cli.gamefile import load_game
 from funkoverse.cli.render import render_board
 from funkoverse.cli.terminal import piece_labels, sides_panel
@@ -42,7 +43,7 @@ def positions(session: Session) -> list[tuple[GameState, list[Event], str]]:
     """The position after each live entry of the log, with that entry's events and its id:
     index 0 is the start."""
     setup = session.setup
-    game = Game(setup, session.seed)
+    game = Game(setup, session.seed, session.engine)
     out: list[tuple[GameState, list[Event], str]] = [(game.state.copy(), [], "")]
     for entry in session.entries:
         if entry.kind == UNDO or entry.undone:
@@ -69,7 +70,7 @@ def summary(session: Session) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
-    session = load_game(Path(args.file))
+    session = load_game(Path(args.file), engine_of(args))
     if args.json:
         sys.stdout.write(json.dumps(summary(session)) + "\n")
         return 0

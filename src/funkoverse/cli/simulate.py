@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from funkoverse.ai.agents import AGENTS
+from funkoverse.cli.engine import engine_of
 from funkoverse.cli.fancontent import add_content_option, apply_content
 from funkoverse.errors import UserError
 
@@ -174,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
                     backend=args.backend,
                     address=args.address,
                     progress="bar" if sys.stderr.isatty() and not args.json else "lines",
+                    engine=engine_of(args).name,
                 )
         except KeyboardInterrupt as stop:
             sys.stderr.write(

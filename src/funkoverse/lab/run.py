@@ -67,9 +67,11 @@ def run(
     address: str | None = None,
     progress: str | None = None,
     on_game: Callable[[GameTask, GameRecord], None] | None = None,
+    engine: str | None = None,
 ) -> RunStats:
     """Play every task of the plan that the store lacks, storing each as it finishes;
-    `progress` "bar" (a terminal's) or "lines" (a log's) shows how far it is."""
+    `progress` "bar" (a terminal's) or "lines" (a log's) shows how far it is; `engine`
+    names the rules engine the workers play on (None: the fastest each has built)."""
     check_backend(backend, workers)
     store.add_plan(tasks)
     todo = store.pending(tasks)
@@ -80,11 +82,11 @@ def run(
     if backend == "ray" and todo:
         ray, started = _ray_start(workers, address)
         stats.startup = time.perf_counter() - t0
-        results = _ray(todo, ray, workers)
+        results = _ray(todo, ray, workers, engine)
     elif workers == 1 or len(todo) <= 1:
-        results = ((t, play_task(t)) for t in todo)
+        results = ((t, play_task(t, engine)) for t in todo)
     else:
-        results = _local(todo, workers)
+        results = _local(todo, workers, engine)
     t0 = time.perf_counter()
     try:
         with Progress(progress, len(tasks), stats.already) as advance:
@@ -128,7 +130,9 @@ def _watch(parent: int) -> None:
     os._exit(1)
 
 
-def _local(todo: Sequence[GameTask], workers: int) -> Iterator[tuple[GameTask, GameRecord]]:
+def _local(
+    todo: Sequence[GameTask], workers: int, engine: str | None
+) -> Iterator[tuple[GameTask, GameRecord]]:
     """Tasks played in `workers` processes, a bounded number submitted at a time, results
     yielded as they finish."""
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker, initargs=(os.getpid(),))
@@ -140,7 +144,7 @@ def _local(todo: Sequence[GameTask], workers: int) -> Iterator[tuple[GameTask, G
                 task = next(queue, None)
                 if task is None:
                     break
-                pending[pool.submit(play_task, task)] = task
+                pending[pool.submit(play_task, task, engine)] = task
             if not pending:
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -153,9 +157,9 @@ def _local(todo: Sequence[GameTask], workers: int) -> Iterator[tuple[GameTask, G
 # --------------------------------------------------------------------------- Ray
 
 
-def play_batch(tasks: list[GameTask]) -> list[GameRecord]:
+def play_batch(tasks: list[GameTask], engine: str | None = None) -> list[GameRecord]:
     """A Ray task's work: several games, one after the other."""
-    return [play_task(t) for t in tasks]
+    return [play_task(t, engine) for t in tasks]
 
 
 def batches(todo: Sequence[GameTask], seconds_a_game: float) -> Iterator[list[GameTask]]:
@@ -233,7 +237,9 @@ def _ray_start(workers: int, address: str | None) -> tuple[Any, bool]:
     return ray, started
 
 
-def _ray(todo: Sequence[GameTask], ray: Any, workers: int) -> Iterator[tuple[GameTask, GameRecord]]:
+def _ray(
+    todo: Sequence[GameTask], ray: Any, workers: int, engine: str | None
+) -> Iterator[tuple[GameTask, GameRecord]]:
     """Tasks played as Ray tasks in batches, at most two a CPU in flight, yielded as each
     batch finishes (`ray.wait`)."""
     cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
@@ -246,7 +252,7 @@ def _ray(todo: Sequence[GameTask], ray: Any, workers: int) -> Iterator[tuple[Gam
                 batch = next(queue, None)
                 if batch is None:
                     break
-                in_flight[remote.remote(batch)] = batch
+                in_flight[remote.remote(batch, engine)] = batch
             if not in_flight:
                 break
             ready, _ = ray.wait(list(in_flight), num_returns=1)
