@@ -46,13 +46,13 @@ from funkoverse.rules.state import Phase
 @pytest.mark.parametrize(
     "game",
     [
+        {"scenario": "first-knockout"},
         {},
-        {"scenario": "flags"},
         {"scenario": "control", "size": 3},
         {"scenario": "leaders"},
         {"spec": draw_spec(SetupRequest(scenario="brawl", players=3), 3)},
     ],
-    ids=["knockout", "flags", "control", "leaders", "brawl-3"],
+    ids=["knockout", "flags-by-default", "control", "leaders", "brawl-3"],
 )
 def test_pettingzoo_api_test_passes(game: dict[str, Any]) -> None:
     with warnings.catch_warnings():  # advice that does not apply: seats' names, a Dict space
@@ -460,3 +460,123 @@ def test_the_shaped_reward_is_the_points_difference_and_sums_to_the_result() -> 
             assert total == pytest.approx(shaped)
         ends.add(terminated)
     assert ends == {True, False}
+
+
+# ------------------------------------------------------------------ copies, pickles, engines
+
+
+def _walk(env: FunkoverseEnv, rng: np.random.Generator, steps: int) -> None:
+    for _ in range(steps):
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            return
+        env.step(int(rng.choice(env.legal_actions())))
+
+
+def _same_point(a: FunkoverseEnv, b: FunkoverseEnv) -> None:
+    assert a.agent_selection == b.agent_selection
+    assert a.legal_actions() == b.legal_actions()
+    for agent in a.agents:
+        left, right = a.observe(agent), b.observe(agent)
+        assert np.array_equal(left["observation"], right["observation"])
+        assert np.array_equal(left["action_mask"], right["action_mask"])
+
+
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+def test_the_environment_deep_copies_and_pickles_on_either_engine(engine: str) -> None:
+    """A copy (`copy.deepcopy`) or an unpickled environment stands at the same point of the
+    same game, and goes on as the original does: the same actions give the same
+    observations, masks and rewards, while the original is left as it was."""
+    import copy
+    import pickle
+
+    env = FunkoverseEnv(scenario="flags", engine=engine)
+    assert env.session is None or env.engine.name == engine
+    env.reset(seed=11)
+    assert env.session is not None and env.session.engine.name == engine
+    _walk(env, np.random.default_rng(1), 40)
+    twin = copy.deepcopy(env)
+    thawed = pickle.loads(pickle.dumps(env))
+    _same_point(env, twin)
+    _same_point(env, thawed)
+    before = env.observe(env.agent_selection)["observation"].copy()
+    _walk(twin, np.random.default_rng(2), 25)  # the copy plays on alone
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], before)
+    for other in (twin, thawed):
+        other_rng = np.random.default_rng(3)
+        mine_rng = np.random.default_rng(3)
+        fresh = copy.deepcopy(env)
+        _walk(fresh, mine_rng, 30)
+        again = copy.deepcopy(env) if other is twin else pickle.loads(pickle.dumps(env))
+        _walk(again, other_rng, 30)
+        _same_point(fresh, again)
+        assert fresh.rewards == again.rewards
+
+
+def test_the_legal_actions_are_the_masks_ones_and_name_the_legal_choices() -> None:
+    """`legal_actions()` lists, ascending, exactly the actions the mask allows, and each is
+    the action number of a legal choice of the seat deciding."""
+    env = FunkoverseEnv(scenario="flags")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(120):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        legal = env.legal_actions()
+        assert legal == list(np.flatnonzero(env.observe(agent)["action_mask"]))
+        session = env.session
+        assert session is not None
+        choices = list(session.choices(agent))
+        assert sorted(env.legal_choices()) == legal
+        assert sorted(map(str, env.legal_choices().values())) == sorted(map(str, choices))
+        env.step(int(rng.choice(legal)))
+
+
+def test_both_engines_give_the_same_observations_masks_and_rewards() -> None:
+    """The environment on the kernel and on the Python engine: the same game, step by step."""
+    envs = [FunkoverseEnv(scenario="flags", engine=e) for e in ("kernel", "python")]
+    for env in envs:
+        env.reset(seed=21)
+    rng = np.random.default_rng(21)
+    for _ in range(300):
+        _same_point(*envs)
+        agent = envs[0].agent_selection
+        if envs[0].terminations[agent] or envs[0].truncations[agent]:
+            break
+        action = int(rng.choice(envs[0].legal_actions()))
+        for env in envs:
+            env.step(action)
+    assert envs[0].rewards == envs[1].rewards
+
+
+def test_the_env_bench_compares_with_connect_four_in_the_same_run() -> None:
+    """`funkoverse bench --env`: each round's steps a second of both environments, alternated,
+    and their ratio (the figure of docs/rl.md)."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "funkoverse",
+            "bench",
+            "--env",
+            "--seconds",
+            "0.2",
+            "--rounds",
+            "2",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"},
+    )
+    import json
+
+    result = json.loads(out.stdout)
+    assert len(result["rounds"]) == 2
+    for r in result["rounds"]:
+        assert r["funkoverse_steps_per_second"] > 0 and r["connect_four_steps_per_second"] > 0
+        assert r["ratio"] == pytest.approx(
+            r["funkoverse_steps_per_second"] / r["connect_four_steps_per_second"], rel=0.01
+        )
+    assert result["engine"] == "kernel"

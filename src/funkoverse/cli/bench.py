@@ -9,7 +9,9 @@ import statistics
 import sys
 from typing import Any
 
+from funkoverse.cli.engine import engine_of
 from funkoverse.errors import UserError
+from funkoverse.rules.engines import Engine
 
 
 def register(sub: Any) -> None:
@@ -45,9 +47,16 @@ def register(sub: Any) -> None:
         "--rounds",
         type=int,
         default=3,
-        help="with --vs-openspiel: alternations of the two (default: %(default)s)",
+        help="with --vs-openspiel or --env: alternations of the two (default: %(default)s)",
     )
     p.add_argument("--no-search", action="store_true", help="skip the hard and expert searches")
+    p.add_argument(
+        "--env",
+        action="store_true",
+        help="time the RL environment instead: masked random steps a second of the PettingZoo "
+        "environment (Flags on Themyscira) against PettingZoo's connect_four_v3, the same "
+        "loop alternated --rounds times for --seconds each",
+    )
     p.add_argument(
         "--server",
         action="store_true",
@@ -83,7 +92,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def versus_openspiel(seconds: float, rounds: int, seed: int) -> dict[str, Any]:
+def versus_openspiel(seconds: float, rounds: int, seed: int, on: Engine) -> dict[str, Any]:
     """Flags and OpenSpiel's backgammon, alternated `rounds` times for `seconds` each, on
     this one core: each round's ratio of steps a second, and their median."""
     from funkoverse.bench import measure, openspiel
@@ -91,7 +100,7 @@ def versus_openspiel(seconds: float, rounds: int, seed: int) -> dict[str, Any]:
     openspiel.available()
     per_round = []
     for r in range(rounds):
-        ours = measure.play_for("flags", seconds, seed + 1000 * r)
+        ours = measure.play_for("flags", seconds, seed + 1000 * r, on=on)
         theirs = openspiel.play_for(seconds, seed + r)
         per_round.append(
             {
@@ -161,6 +170,30 @@ def run_load(args: argparse.Namespace) -> int:
     return 0 if not result["errors"] and not result["disagreeing_acks"] else 1
 
 
+def run_env(args: argparse.Namespace) -> int:
+    from funkoverse.bench.environment import versus_connect_four
+    from funkoverse.env.aec import env
+
+    name = engine_of(args).name
+    result = versus_connect_four(args.seconds, args.rounds, args.seed, lambda: env(engine=name))
+    result["engine"] = name
+    if args.json:
+        sys.stdout.write(json.dumps(result) + "\n")
+        return 0
+    print(
+        f"the PettingZoo environment (Flags on Themyscira, on the {name} engine) against "
+        "connect_four_v3, masked random steps, alternated on this core:"
+    )
+    for i, r in enumerate(result["rounds"], 1):
+        print(
+            f"  round {i}: funkoverse {r['funkoverse_steps_per_second']:>7} steps/s, "
+            f"connect_four {r['connect_four_steps_per_second']:>7} steps/s, "
+            f"ratio {r['ratio']:.3f}"
+        )
+    print(f"  median ratio {result['ratio_median']:.3f} (1.0: as fast)")
+    return 0
+
+
 def run_server(args: argparse.Namespace) -> int:
     if args.load:
         return run_load(args)
@@ -187,15 +220,18 @@ def run(args: argparse.Namespace) -> int:
         return run_server(args)
     if args.seconds <= 0 or args.repeat < 1 or args.rounds < 1:
         raise UserError("--seconds must be above 0, --repeat and --rounds at least 1")
+    if args.env:
+        return run_env(args)
     from funkoverse.bench import measure
 
     if args.vs_openspiel:
         from funkoverse.bench import openspiel
 
         openspiel.available()
-    result = measure.run(args.seconds, args.repeat, args.seed, searches=not args.no_search)
+    on = engine_of(args)
+    result = measure.run(args.seconds, args.repeat, args.seed, searches=not args.no_search, on=on)
     if args.vs_openspiel:
-        result["vs_openspiel"] = versus_openspiel(args.seconds, args.rounds, args.seed)
+        result["vs_openspiel"] = versus_openspiel(args.seconds, args.rounds, args.seed, on)
     if args.json:
         sys.stdout.write(json.dumps(result) + "\n")
         return 0

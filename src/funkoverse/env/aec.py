@@ -11,7 +11,9 @@ truncated (`max_steps` decisions or past `max_rounds` rounds).
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,15 +22,24 @@ from pettingzoo import AECEnv
 
 from funkoverse.ai.arena import DEFAULT_MAX_ROUNDS
 from funkoverse.content.setups import build
-from funkoverse.env.encode import PIECE_SLOTS, ActionCodec, Mask, ObservationEncoder, slots_of
+from funkoverse.env.encode import (
+    PIECE_SLOTS,
+    ActionCodec,
+    EncodeError,
+    Mask,
+    ObservationEncoder,
+    slots_of,
+)
 from funkoverse.env.teams import draw_spec
 from funkoverse.errors import UserError
 from funkoverse.rules.choices import Choice
+from funkoverse.rules.engines import Engine, named
 from funkoverse.rules.session import Session
 from funkoverse.rules.spec import SetupSpec
 from funkoverse.rules.state import GameState, Setup
 
 DEFAULT_MAX_STEPS = 5_000
+DEFAULT_SCENARIO = "flags"
 
 
 class IllegalAction(UserError):
@@ -37,7 +48,9 @@ class IllegalAction(UserError):
 
 class FunkoverseEnv(AECEnv):
     """One game of `spec` (or of `scenario` on `map_id` with teams drawn as `funkoverse
-    match` draws them) per episode; `redraw` draws new teams at each reset from its seed."""
+    match` draws them; Flags on the lab's map by default) per episode; `redraw` draws new
+    teams at each reset from its seed. `engine` names the rules engine (None: the fastest
+    built); the environment copies (`copy.deepcopy`) and pickles on either."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it from the class)
         "name": "funkoverse_v0",
@@ -56,12 +69,19 @@ class FunkoverseEnv(AECEnv):
         max_rounds: int | None = DEFAULT_MAX_ROUNDS,
         piece_slots: int = PIECE_SLOTS,
         render_mode: str | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__()
+        try:
+            self.engine: Engine = named(engine)
+        except ValueError as e:
+            raise UserError(f"engine: {e}") from None
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise UserError(f"render_mode '{render_mode}' is not one of: ansi, rgb_array")
         if spec is not None and (scenario or map_id or size or redraw):
             raise UserError("give a spec, or a scenario, map and size to draw one, not both")
+        if spec is None and scenario is None:
+            scenario = DEFAULT_SCENARIO  # the lab's game: Flags on its map
         self.spec = spec if spec is not None else draw_spec(scenario, map_id, size, 0)
         # teams drawn anew keep the map: the action space is the map's
         self._draw = (scenario, self.spec.map, size) if spec is None else None
@@ -83,8 +103,12 @@ class FunkoverseEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.codec.size) for a in self.possible_agents}
         self._seeds = random.Random()
         self.session: Session | None = None
-        self._legal: dict[int, Choice] = {}
+        self._legal: dict[int, int] = {}  # legal action number -> its place in `_choices`
+        self._choices: Sequence[Choice] = ()
+        self._numbers: dict[Hashable, int] = {}  # a legal choice's key -> its action number
+        self._slots: dict[str, int] = {}
         self._seen: tuple[tuple[str, int], GameState] | None = None
+        self._observed: tuple[tuple[str, int], Any] | None = None
         self._steps = 0
 
     # -- spaces ---------------------------------------------------------------------
@@ -111,8 +135,9 @@ class FunkoverseEnv(AECEnv):
                     f"seed {game_seed} draws seats {', '.join(t.side for t in setup.teams)}, "
                     f"not this environment's {', '.join(self.possible_agents)}: give a spec"
                 )
-        self.session = Session(setup, game_seed)
-        self._seen = None
+        self.session = Session(setup, game_seed, engine=self.engine)
+        self._seen = self._observed = None
+        self._numbers, self._slots = {}, {}
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -130,15 +155,33 @@ class FunkoverseEnv(AECEnv):
             self._legal = {}
             return
         self.agent_selection = decider
+        choices = session.choices(decider)
         view = self._view(decider)
-        self._legal = self.codec.legal(session.choices(decider), slots_of(view))
+        if len(view.pieces) != len(self._slots):  # pieces came into the game: slots anew
+            self._slots = slots_of(view)
+            self._numbers = {}
+        # a choice's action number is kept for the episode, by its engine code where the
+        # engine has one (the kernel's), else by the choice itself
+        keys: Sequence[Hashable] = getattr(choices, "codes", choices)
+        numbers, legal = self._numbers, {}
+        for i, key in enumerate(keys):
+            number = numbers.get(key)
+            if number is None:
+                number = numbers[key] = self.codec.encode(choices[i], self._slots)
+            if number in legal:
+                raise EncodeError(
+                    f"'{choices[i].format()}' and '{choices[legal[number]].format()}' share "
+                    f"action {number}"
+                )
+            legal[number] = i
+        self._legal, self._choices = legal, choices
 
     def _view(self, seat: str) -> GameState:
-        """The game as `seat` may see it now (kept until the next choice: views are copies)."""
+        """The game as `seat` may see it now, to read (kept until the next choice)."""
         session = self._live()
         key = (seat, session.version)
         if self._seen is None or self._seen[0] != key:
-            self._seen = (key, session.view(seat))
+            self._seen = (key, session.look(seat))
         return self._seen[1]
 
     def _live(self) -> Session:
@@ -152,15 +195,20 @@ class FunkoverseEnv(AECEnv):
         return self.codec.mask(self._legal)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """`agent`'s observation: built from the game as its seat may see it."""
-        return {
-            "observation": self.encoder.encode(self._view(agent), agent),
-            "action_mask": self._mask(agent),
-        }
+        """`agent`'s observation: built from the game as its seat may see it (once a
+        version; each call answers its own arrays)."""
+        key = (agent, self._live().version)
+        if self._observed is None or self._observed[0] != key:
+            self._observed = (key, self.encoder.encode(self._view(agent), agent))
+        return {"observation": self._observed[1].copy(), "action_mask": self._mask(agent)}
 
     def legal_choices(self) -> dict[int, Choice]:
         """The deciding seat's legal choices by action number."""
-        return dict(self._legal)
+        return {number: self._choices[i] for number, i in self._legal.items()}
+
+    def legal_actions(self) -> list[int]:
+        """The deciding seat's legal action numbers, ascending (the mask's ones)."""
+        return sorted(self._legal)
 
     def step(self, action: int | None) -> None:
         """The selected agent's action; a terminated agent's step must be None."""
@@ -170,14 +218,14 @@ class FunkoverseEnv(AECEnv):
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: None is only for a finished game")
-        choice = self._legal.get(int(action))
-        if choice is None:
+        place = self._legal.get(int(action))
+        if place is None:
             raise IllegalAction(
                 f"action {int(action)} ({self.codec.describe(int(action))}) is not legal for "
                 f"{agent} now; pick one where action_mask is 1"
             )
         session = self._live()
-        session.play(agent, choice)
+        session.play(agent, self._choices[place])
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
@@ -199,7 +247,7 @@ class FunkoverseEnv(AECEnv):
     def _truncated(self, session: Session) -> bool:
         if self.max_steps is not None and self._steps >= self.max_steps:
             return True
-        return self.max_rounds is not None and session.state.round > self.max_rounds
+        return self.max_rounds is not None and session.round > self.max_rounds
 
     @property
     def winner(self) -> str | None:
@@ -224,6 +272,58 @@ class FunkoverseEnv(AECEnv):
 
     def close(self) -> None:
         self.session = None
+
+    # -- copies -----------------------------------------------------------------------
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FunkoverseEnv:
+        """An independent copy at the same point of the same game (a search's or a vector
+        wrapper's): the game is forked on its engine, not played again."""
+        other = FunkoverseEnv.__new__(FunkoverseEnv)
+        memo[id(self)] = other
+        for name, value in self.__dict__.items():
+            if name == "session":
+                other.session = None if value is None else value.fork()
+            elif name in _SHARED:
+                setattr(other, name, value)
+            elif name in _READ_AGAIN:
+                setattr(other, name, _read_again()[name])
+            else:
+                setattr(other, name, copy.deepcopy(value, memo))
+        if other.session is not None and self._legal:
+            other._select()  # the choices of its own position
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle holds: the game as its spec, seed and log (played again on load)."""
+        state = dict(self.__dict__)
+        session = state.pop("session")
+        state["_game"] = None if session is None else session.to_json()
+        state.update(_read_again())
+        state["engine"] = self.engine.name
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        saved = state.pop("_game")
+        state["engine"] = named(state["engine"])
+        self.__dict__.update(state)
+        self.session = None
+        if saved is not None:
+            self.session = Session.from_json(saved, build, self.engine)
+            if self._legal:
+                self._select()
+
+
+# what a copy of the environment shares with the original: built once per setup, never changed
+_SHARED = frozenset(
+    {"setup", "codec", "encoder", "observation_spaces", "action_spaces", "spec", "engine"}
+)
+
+# what a copy reads again from its own game rather than copy
+_READ_AGAIN = frozenset({"_seen", "_observed", "_choices", "_numbers"})
+
+
+def _read_again() -> dict[str, Any]:
+    return {"_seen": None, "_observed": None, "_choices": (), "_numbers": {}}
 
 
 raw_env = FunkoverseEnv

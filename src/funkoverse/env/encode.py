@@ -69,7 +69,7 @@ from funkoverse.rules.frames import ChoiceFrame
 from funkoverse.rules.numbers import CONTROL_MARKERS, TRACK_LENGTH
 from funkoverse.rules.pieces import Kind, Role
 from funkoverse.rules.scenario import control_areas
-from funkoverse.rules.state import GameState, Phase, Setup
+from funkoverse.rules.state import GameState, Phase, Piece, Setup
 
 PIECE_SLOTS = 32  # pieces a game may hold: 19 in the largest shipped games (four players)
 MAX_SIDES = 4  # Free-for-All and More Players: at most four sides
@@ -372,6 +372,24 @@ _P = {name: i for i, name in enumerate(PLANES)}
 KINDS: tuple[Kind, ...] = tuple(Kind)
 ROLES: tuple[Role, ...] = tuple(Role)
 PHASES: tuple[Phase, ...] = tuple(Phase)
+_KIND = {k: i for i, k in enumerate(KINDS)}
+_ROLE = {r: i for i, r in enumerate(ROLES)}
+_PHASE = {p: i for i, p in enumerate(PHASES)}
+_WHOSE = {True: "own", False: "rival"}
+# the planes a piece marks, by whose it is (the observer's: True) and how it stands
+_CHARACTER_PLANE = {
+    (mine, standing): _P[f"{_WHOSE[mine]} {'standing' if standing else 'knocked-down'} character"]
+    for mine in (True, False)
+    for standing in (True, False)
+}
+_EXHAUSTED_PLANE = {mine: _P[f"{_WHOSE[mine]} exhausted character"] for mine in (True, False)}
+_MARKER_PLANE = {
+    role: {mine: _P[f"{_WHOSE[mine]} {role.value} marker"] for mine in (True, False)}
+    for role in (Role.FLAG, Role.CONTROL)
+}
+_BONUS_PLANE = {mine: _P[f"{_WHOSE[mine]} bonus objective marker"] for mine in (True, False)}
+_OTHER_PLANE = {mine: _P[f"{_WHOSE[mine]} other piece"] for mine in (True, False)}
+ROWS_KEPT = 50_000  # rows an encoder keeps before it starts again
 PIECE_BASE = (
     "present",
     "on the map",
@@ -455,8 +473,23 @@ class ObservationEncoder:
             planes + pieces + sides + globals_,
         )
         self._static = self._map_planes(setup)
+        self._blank: dict[str, Vector] = {}  # per seat: the map's planes, zeros elsewhere
+        for side, planes in self._static.items():
+            blank = np.zeros(self.size, dtype=np.float32)
+            blank[: planes.size] = planes
+            self._blank[side] = blank
+        # piece and side rows by what they read (`encode`), shared by every game of the setup
+        self._rows: dict[tuple[Any, ...], Any] = {}
         self._char_index = {c: i for i, c in enumerate(codec.characters)}
         self._item_index = {c: i for i, c in enumerate(codec.items)}
+        # where a piece row's one-hot parts begin: its side, kind, role and character
+        side_at = len(PIECE_BASE)
+        self._features = (
+            side_at,
+            side_at + MAX_SIDES,
+            side_at + MAX_SIDES + len(KINDS),
+            side_at + MAX_SIDES + len(KINDS) + len(ROLES),
+        )
 
     @property
     def size(self) -> int:
@@ -485,13 +518,14 @@ class ObservationEncoder:
         return out
 
     def encode(self, view: GameState, seat: str) -> Vector:
-        """The observation of `seat` from `view`, the game as `seat` may see it."""
-        obs = np.zeros(self.size, dtype=np.float32)
-        start, _ = self.layout.planes
-        planes = obs[start : start + len(PLANES) * self.n].reshape(len(PLANES), self.n)
-        planes += self._static[seat].reshape(len(PLANES), self.n)
+        """The observation of `seat` from `view`, the game as `seat` may see it.
+
+        The map's planes are laid once per seat (`_map_planes`); each piece's row and marks
+        and each side's row are kept by what they read, so that a step pays for the pieces
+        and sides it changed, not for the size of the vector."""
+        obs = self._blank[seat].copy()
+        ones: list[int] = []
         order = self._sides(view, seat)
-        rel = {side: i for i, side in enumerate(order)}
         leaders = {s.leader for s in view.sides.values() if s.leader in view.pieces}
         top = view.stack[-1] if view.stack else None
         doer = top.piece if isinstance(top, ChoiceFrame) else None
@@ -500,76 +534,117 @@ class ObservationEncoder:
             raise EncodeError(
                 f"this game has {len(view.pieces)} pieces; the encoder was built for {slots}"
             )
-        table = obs[start : start + slots * width].reshape(slots, width)
+        active = view.active
+        rows = self._rows
+        if len(rows) > ROWS_KEPT:
+            rows.clear()
         for slot, piece in enumerate(view.pieces.values()):
-            own = piece.side == seat
-            ours = "own" if own else "rival"
-            if piece.square is not None:
-                sq = piece.square
-                if piece.is_character:
-                    stance = "standing" if piece.standing else "knocked-down"
-                    planes[_P[f"{ours} {stance} character"], sq] = 1
-                    if piece.exhausted:
-                        planes[_P[f"{ours} exhausted character"], sq] = 1
-                elif piece.role is Role.POINT:
-                    planes[_P["point marker"], sq] = 1
-                elif piece.role is Role.FLAG:
-                    planes[_P[f"{ours} flag marker"], sq] = 1
-                elif piece.role is Role.CONTROL:
-                    planes[_P[f"{ours} control marker"], sq] = 1
-                elif piece.kind is Kind.BONUS_OBJECTIVE:
-                    planes[_P[f"{ours} bonus objective marker"], sq] = 1
-                else:
-                    planes[_P[f"{ours} other piece"], sq] = 1
-                if piece.id == view.active:
-                    planes[_P["active character"], sq] = 1
-                if piece.id in leaders:
-                    planes[_P["leader"], sq] = 1
-            row = table[slot]
-            x, y = view.board.xy(piece.square) if piece.square is not None else (0, 0)
-            row[: len(PIECE_BASE)] = (
-                1,
-                piece.square is not None,
-                x / max(1, self.width - 1),
-                y / max(1, self.height - 1),
+            pid = piece.id
+            key = (
+                seat,
+                pid,
+                piece.side,
+                piece.kind,
+                piece.role,
+                piece.square,
                 piece.standing,
                 piece.exhausted,
-                min(1.0, piece.markers / max(1, piece.needed)),
-                min(1.0, (piece.defense or 0) / 6),
-                min(1.0, len(piece.items) / 2),
-                min(1.0, len(piece.statuses) / 4),
-                piece.id == view.active,
-                piece.id == doer,
-                piece.id in leaders,
+                piece.markers,
+                piece.needed,
+                piece.defense,
+                len(piece.items),
+                len(piece.statuses),
                 piece.elusive,
+                pid == active,
+                pid == doer,
+                pid in leaders,
             )
-            at = len(PIECE_BASE)
-            if piece.side in rel:
-                row[at + rel[piece.side]] = 1
-            at += MAX_SIDES
-            row[at + KINDS.index(piece.kind)] = 1
-            at += len(KINDS)
-            row[at + ROLES.index(piece.role)] = 1
-            at += len(ROLES)
-            if piece.card is not None and piece.card.id in self._char_index:
-                row[at + self._char_index[piece.card.id]] = 1
+            found = rows.get(key)
+            if found is None:
+                found = rows[key] = self._piece_row(view, piece, seat, order, key[-3:])
+            at = start + slot * width
+            obs[at : at + width] = found[0]
+            ones += found[1]
         start, (_, width) = self.layout.sides
-        table = obs[start : start + MAX_SIDES * width].reshape(MAX_SIDES, width)
         for i, side in enumerate(order):
-            self._side(table[i], view, side)
+            mine = view.sides[side]
+            key = (
+                side,
+                mine.points,
+                view.first_player == side,
+                view.to_act == side,
+                tuple(mine.picks),
+                tuple(mine.gifts),
+                mine.leader is not None,
+                len(mine.returned),
+                tuple(mine.pool.get(c, 0) for c in COLORS),
+                tuple(map(tuple, mine.track)),
+            )
+            found_side = rows.get(key)
+            if found_side is None:
+                found_side = rows[key] = self._side_row(key)
+            at = start + i * width
+            obs[at : at + width] = found_side
         start, _ = self.layout.globals
-        glob = obs[start:]
-        glob[: len(GLOBALS)] = (
+        obs[start : start + len(GLOBALS)] = (
             min(1.0, view.round / ROUND_SCALE),
             min(1.0, view.turns / TURN_SCALE),
-            view.actions_left / 2,
+            min(1.0, view.actions_left / 2),
             bool(view.stack),
             view.leaders_revealed,
             engine.decider(view) == seat,
         )
-        glob[len(GLOBALS) + PHASES.index(view.phase)] = 1
-        np.clip(obs, 0.0, 1.0, out=obs)
+        ones.append(start + len(GLOBALS) + _PHASE[view.phase])
+        obs[ones] = 1.0
         return obs
+
+    def _piece_row(
+        self,
+        view: GameState,
+        piece: Piece,
+        seat: str,
+        order: list[str],
+        flags: tuple[bool, ...],
+    ) -> tuple[Vector, tuple[int, ...]]:
+        """A piece's row of the pieces table, and the places it marks on the planes."""
+        active, doing, leader = flags
+        n = self.n
+        sq = piece.square
+        marks: list[int] = []
+        x = y = 0
+        if sq is not None:
+            marks.extend(plane * n + sq for plane in _piece_planes(piece, piece.side == seat))
+            if active:
+                marks.append(_P["active character"] * n + sq)
+            if leader:
+                marks.append(_P["leader"] * n + sq)
+            x, y = view.board.xy(sq)
+        row = np.zeros(self.layout.pieces[1][1], dtype=np.float32)
+        row[: len(PIECE_BASE)] = (
+            1,
+            sq is not None,
+            x / max(1, self.width - 1),
+            y / max(1, self.height - 1),
+            piece.standing,
+            piece.exhausted,
+            min(1.0, piece.markers / max(1, piece.needed)),
+            min(1.0, (piece.defense or 0) / 6),
+            min(1.0, len(piece.items) / 2),
+            min(1.0, len(piece.statuses) / 4),
+            active,
+            doing,
+            leader,
+            piece.elusive,
+        )
+        side_at, kind_at, role_at, char_at = self._features
+        if piece.side in order:
+            row[side_at + order.index(piece.side)] = 1
+        row[kind_at + _KIND[piece.kind]] = 1
+        row[role_at + _ROLE[piece.role]] = 1
+        if piece.card is not None and piece.card.id in self._char_index:
+            row[char_at + self._char_index[piece.card.id]] = 1
+        np.clip(row, 0.0, 1.0, out=row)
+        return row, tuple(marks)
 
     @staticmethod
     def _sides(view: GameState, seat: str) -> list[str]:
@@ -578,23 +653,25 @@ class ObservationEncoder:
         i = seats.index(seat) if seat in seats else 0
         return (seats[i:] + seats[:i])[:MAX_SIDES]
 
-    def _side(self, row: Vector, view: GameState, side: str) -> None:
-        mine = view.sides[side]
+    def _side_row(self, key: tuple[Any, ...]) -> Vector:
+        """A side's row of the sides table, from what `encode` read of it."""
+        _, points, first, to_act, picks, gifts, leader, returned, pool, track = key
+        row = np.zeros(self.layout.sides[1][1], dtype=np.float32)
         row[: len(SIDE_BASE)] = (
             1,
-            min(1.0, mine.points / POINT_SCALE),
-            view.first_player == side,
-            view.to_act == side,
-            min(1.0, len(mine.picks) / 3),
-            min(1.0, len(mine.gifts) / 3),
-            mine.leader is not None,
-            min(1.0, len(mine.returned) / 3),
+            min(1.0, points / POINT_SCALE),
+            first,
+            to_act,
+            min(1.0, len(picks) / 3),
+            min(1.0, len(gifts) / 3),
+            leader,
+            min(1.0, returned / 3),
         )
         at = len(SIDE_BASE)
-        for c, color in enumerate(COLORS):
-            row[at + c] = min(1.0, mine.pool.get(color, 0) / 6)
+        for c, count in enumerate(pool):
+            row[at + c] = min(1.0, count / 6)
         at += len(COLORS)
-        for number, slot in enumerate(mine.track):
+        for number, slot in enumerate(track):
             for kind, ref in slot:
                 if kind == "token" and ref in self.codec.colors:
                     c = self.codec.colors.index(ref)
@@ -607,10 +684,26 @@ class ObservationEncoder:
         np.minimum(row[at:end], 1.0, out=row[at:end])
         at = end
         # picks and gifts the view shows (another side's secret picks are hidden in it)
-        for pick in mine.picks:
+        for pick in picks:
             if pick in self._char_index:
                 row[at + self._char_index[pick]] = 1
         at += len(self.codec.characters)
-        for item, _ in mine.gifts:
+        for item, _ in gifts:
             if item in self._item_index:
                 row[at + self._item_index[item]] = 1
+        return row
+
+
+def _piece_planes(piece: Piece, mine: bool) -> tuple[int, ...]:
+    """The planes a piece on the map marks at its square (`mine`: the observer's)."""
+    if piece.is_character:
+        first = _CHARACTER_PLANE[mine, piece.standing]
+        return (first, _EXHAUSTED_PLANE[mine]) if piece.exhausted else (first,)
+    role = piece.role
+    if role is Role.POINT:
+        return (_P["point marker"],)
+    if role in _MARKER_PLANE:
+        return (_MARKER_PLANE[role][mine],)
+    if piece.kind is Kind.BONUS_OBJECTIVE:
+        return (_BONUS_PLANE[mine],)
+    return (_OTHER_PLANE[mine],)

@@ -245,6 +245,11 @@ class Session:
         seen = observe(state, seat)
         return seen.copy() if seen is state else seen
 
+    def look(self, seat: str | None) -> GameState:
+        """The game as `seat` may see it, to read and never to change (no copy where the
+        seat may see everything): for a reader that keeps nothing past the next choice."""
+        return observe(self._game.peek(), seat)
+
     def choices(self, seat: str | None) -> Sequence[Choice]:
         """The legal choices of `seat`: empty unless it is the decider."""
         at = self._at
