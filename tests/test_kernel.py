@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -165,6 +166,27 @@ def test_a_game_is_played_on_the_engine_its_edge_chooses(
     assert engine_of(argparse.Namespace(engine=None)) is PYTHON
     assert engine_of(argparse.Namespace(engine="kernel")) is KERNEL
     assert Game(setup, 1).uses_kernel  # the core reads no environment
+
+
+@pytest.mark.parametrize("name", ["kernel", "python"])
+def test_the_server_plays_its_games_on_the_engine_it_was_given(tmp_path: Path, name: str) -> None:
+    """`funkoverse serve --engine`: the games the server makes and the ones it loads again
+    are played on the engine it was started with."""
+    from fastapi.testclient import TestClient
+
+    from funkoverse.rules.engines import named
+    from funkoverse.server.app import create_app
+    from serverclient import new_game
+
+    db = tmp_path / "games.db"
+    app = create_app(db, thinking=False, engine=named(name))
+    with TestClient(app) as client:
+        gid, _ = new_game(client, scenario="flags", map="themyscira", size=2, seed=3)
+        assert app.state.games.rooms[gid].session.engine.name == name
+    again = create_app(db, thinking=False, engine=named(name))
+    with TestClient(again) as client:
+        assert client.get(f"/api/games/{gid}").status_code == 200
+        assert again.state.games.rooms[gid].session.engine.name == name
 
 
 def test_sessions_on_either_engine_log_the_same_game() -> None:

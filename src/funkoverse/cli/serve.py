@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from funkoverse.cli.engine import engine_of
 from funkoverse.cli.fancontent import add_content_option, apply_content
 from funkoverse.errors import UserError
 
@@ -113,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             limits=Limits(games=args.limit_games, hints=args.limit_hints),
             allowed_origins=frozenset(args.allow_origin),
+            engine=engine_of(args),
         )
     except OSError as e:
         raise UserError(f"{db}: cannot open the games database: {e.strerror or e}") from None

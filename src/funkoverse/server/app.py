@@ -25,6 +25,7 @@ from funkoverse.content.catalog import cards, catalog
 from funkoverse.content.maps import load_map
 from funkoverse.content.setups import draw_spec
 from funkoverse.errors import UserError
+from funkoverse.rules.engines import Engine
 from funkoverse.rules.preview import preview
 from funkoverse.rules.serialize import board_to_json
 from funkoverse.server.ai import Thinkers
@@ -105,11 +106,13 @@ def create_app(
     limits: Limits | None = None,
     allowed_origins: frozenset[str] = frozenset(),
     store: Store | None = None,
+    engine: Engine | None = None,
 ) -> Any:
-    """The server's application, its games kept in the SQLite database `db`."""
+    """The server's application, its games kept in the SQLite database `db` and played on
+    `engine` (None: the fastest built), the computer's seats too."""
     store = store if store is not None else Store(db)
     database = Database(store)
-    games = Games(database, None)
+    games = Games(database, None, engine=engine)
     limits = limits or Limits()
     making = Limit("new games", limits.games, limits.burst)
     hints = Limit("hints", limits.hints, limits.burst)
@@ -120,7 +123,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        games.thinkers = Thinkers(workers) if thinking else None
+        games.thinkers = Thinkers(workers, games.engine.name) if thinking else None
         await games.resume()
         yield
         if games.thinkers is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from funkoverse.content.setups import build
+from funkoverse.rules.engines import Engine, best
 from funkoverse.rules.errors import GameOver, IllegalChoice, NothingToUndo, NotYourTurn
 from funkoverse.rules.serialize import event_to_json, view_to_json
 from funkoverse.rules.session import CHANCE_ENTRY, Session
@@ -91,9 +92,14 @@ class Games:
     """Every game of the server, loaded from the store on demand."""
 
     def __init__(
-        self, db: Database, thinkers: Thinkers | None, max_watchers: int = MAX_WATCHERS
+        self,
+        db: Database,
+        thinkers: Thinkers | None,
+        max_watchers: int = MAX_WATCHERS,
+        engine: Engine | None = None,
     ) -> None:
         self.db = db
+        self.engine = engine if engine is not None else best()  # the rules engine games use
         self.thinkers = thinkers
         self.max_watchers = max_watchers
         self.rooms: dict[str, Room] = {}
@@ -104,7 +110,7 @@ class Games:
 
     def _load(self, row: GameRow, entries: list[Any], stored: dict[str, Any]) -> Room:
         spec = SetupSpec.from_json(row.spec)
-        session = Session(build(spec), row.seed, entries)
+        session = Session(build(spec), row.seed, entries, engine=self.engine)
         seats = {}
         for seat, (digest, joined) in stored.items():
             held = spec.seat(seat)
@@ -177,7 +183,7 @@ class Games:
         """A new game of `spec`; returns it and a fresh token for each human seat. Nothing is
         kept unless the database took the game (503 otherwise)."""
         setup = build(spec)
-        session = Session(setup, seed)
+        session = Session(setup, seed, engine=self.engine)
         game = secrets.token_urlsafe(9)
         tokens: dict[str, str] = {}
         seats: dict[str, SeatInfo] = {}
