@@ -197,9 +197,10 @@ def run_env(args: argparse.Namespace) -> int:
 def run_server(args: argparse.Namespace) -> int:
     if args.load:
         return run_load(args)
-    from funkoverse.server.bench import measure
+    from funkoverse.server.bench import ai_decisions, measure
 
     result = measure(args.choices, args.seed)
+    result["ai_decisions"] = ai_decisions(args.seed, engine=engine_of(args).name)
     if args.json:
         sys.stdout.write(json.dumps(result) + "\n")
         return 0
@@ -212,6 +213,17 @@ def run_server(args: argparse.Namespace) -> int:
         f"the page's first load {load['ms']:>8.1f} ms "
         f"({load['requests']} requests, {load['kilobytes']} KiB, one after another)"
     )
+    ai = result["ai_decisions"]
+    print(
+        f"the computer's decisions ({ai['level']}, on the {ai['engine']} engine) in one long "
+        "game, as the server asks its worker:"
+    )
+    for at, found in ai["versions"].items():
+        print(
+            f"  at version {at:>5}: median {found['median_ms']:>7.2f} ms, slowest "
+            f"{found['slowest_ms']:>7.2f} ms over {found['decisions']} decisions "
+            f"(the worker's first sight of the game {found['first_sight_ms']:.1f} ms)"
+        )
     return 0
 
 

@@ -169,3 +169,81 @@ def measure(choices: int = 300, seed: int = 1) -> dict[str, Any]:
         "ack_max_ms": round(max(samples), 2),
         "first_load": load,
     }
+
+
+def ai_decisions(
+    seed: int = 1,
+    versions: tuple[int, ...] = (10, 1000),
+    decisions: int = 30,
+    level: str = "easy",
+    engine: str = "kernel",
+) -> dict[str, Any]:
+    """What the computer's decisions cost the server at each of `versions` of one long game,
+    as the server asks its worker (`Thinkers`): the worker's first sight of the game (the
+    whole log), then `decisions` decisions in a row, each sent only the entries since the
+    last one (its choice and the chance outcomes after). Milliseconds, median and slowest."""
+    from funkoverse.content.setups import build
+    from funkoverse.rules.engines import named
+    from funkoverse.rules.session import Session
+    from funkoverse.server.ai import Thinkers
+
+    spec, game = _long_game(seed, max(versions) + decisions, engine)
+    thinkers = Thinkers(1, engine)
+    out: dict[str, Any] = {"level": level, "engine": engine, "versions": {}}
+    try:
+        warm = Session(build(spec), seed, game.entries[:1], engine=named(engine))
+        seat = warm.decider
+        assert seat is not None
+        thinkers.decide(
+            thinkers.task("warm", spec.to_json(), seed, warm.entries, seat), level
+        ).result()
+        for at in versions:
+            name = f"bench-{at}"
+            session = Session(build(spec), seed, game.entries[:at], engine=named(engine))
+            samples: list[float] = []
+            first = 0.0
+            while len(samples) < decisions and not session.over:
+                seat = session.decider
+                assert seat is not None
+                task = thinkers.task(name, spec.to_json(), seed, session.entries, seat)
+                t0 = time.perf_counter()
+                choice = thinkers.decide(task, level).result()
+                spent = (time.perf_counter() - t0) * 1000
+                assert choice is not None, "the worker lost the game"
+                thinkers.sent(task, True)
+                if task.start == 0:
+                    first = spent
+                else:
+                    samples.append(spent)
+                session.play(seat, choice)
+            out["versions"][str(at)] = {
+                "first_sight_ms": round(first, 2),
+                "decisions": len(samples),
+                "median_ms": round(statistics.median(samples), 2),
+                "slowest_ms": round(max(samples), 2),
+            }
+    finally:
+        thinkers.close()
+    return out
+
+
+def _long_game(seed: int, length: int, engine: str) -> tuple[Any, Any]:
+    """A random Flags game (three a side on Themyscira) that lasts `length` entries: the
+    first from `seed` on whose random choices play that long."""
+    from funkoverse.ai.arena import match_spec
+    from funkoverse.content.setups import build
+    from funkoverse.rules.engines import named
+    from funkoverse.rules.session import Session
+
+    for attempt in range(seed, seed + 200):
+        spec = match_spec("flags", "themyscira", None, attempt, 3)
+        session = Session(build(spec), attempt, engine=named(engine))
+        rng = random.Random(attempt)
+        while not session.over and session.version < length:
+            seat = session.decider
+            assert seat is not None
+            legal = session.choices(seat)
+            session.play(seat, legal[rng.randrange(len(legal))])
+        if session.version >= length and not session.over:
+            return spec, session
+    raise UserError(f"no random game from seed {seed} lasted {length} entries")
