@@ -140,3 +140,19 @@ def test_content_list_json_has_every_kind_with_id_name_and_box() -> None:
     assert ids["status_cards"] == {"she-hears", "she-breathes", "she-walks", "she-sees", "sneaking"}
     notes = " ".join(found["notes"])
     assert "Space Jam" in notes
+
+
+def test_a_content_file_that_is_not_utf8_is_refused_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by fuzzing: a file that is not UTF-8 raised `UnicodeDecodeError`, which named no
+    file (`content check` said "internal error")."""
+    from funkoverse.cli import main
+
+    path = tmp_path / "characters" / "fan.toml"
+    path.parent.mkdir()
+    path.write_bytes(b'id = "fan"\nname = "\x80"\n')
+    assert main(["content", "check", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"funkoverse content: {path}: not UTF-8 text (byte 20 is not)\n"
+    )

@@ -30,6 +30,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
         raise UserError(f"{name}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"{name}: not UTF-8 text (byte {e.start + 1} is not)") from None
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"{name}: not valid TOML: {e}") from None
 
