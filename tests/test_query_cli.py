@@ -258,3 +258,25 @@ def test_challenge_odds_follow_the_dice_data() -> None:
     """rules-query.md Dice: 1 die against 1 die is 7/18 = 38.9%."""
     code, out = ask({"query": {"op": "challenge_odds", "attack_dice": 1, "defense_dice": 1}})
     assert (code, out) == (0, {"answer": {"p": "7/18", "percent": 38.9}})
+
+
+def test_a_pieces_unknown_field_is_named_on_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by fuzzing: the unknown field's name was written as it came, newlines and all,
+    so the error ran over several lines."""
+    import io
+
+    from funkoverse.cli import main
+
+    case = {
+        "map": "urzari-jungle",
+        "pieces": [{"id": "A", "team": "x", "at": [0, 0], "kind\n+-+": 1}],
+        "query": {"op": "visible_squares", "viewer": "A"},
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(case)))
+    assert main(["query"]) == 1
+    assert json.loads(capsys.readouterr().out) == {
+        "error": 'pieces[0]: unknown field "kind\\n+-+" (a piece has: at, character, defense, '
+        "id, kind, standing, team)"
+    }

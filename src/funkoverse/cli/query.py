@@ -157,7 +157,8 @@ def parse_pieces(board: Board, value: Any, fld: str = "pieces") -> list[Piece]:
         for key in raw:
             if key not in _PIECE_FIELDS:
                 raise QueryError(
-                    f"{f}.{key}: unknown field (a piece has: {', '.join(sorted(_PIECE_FIELDS))})"
+                    f"{f}: unknown field {json.dumps(key)[:60]} (a piece has: "
+                    f"{', '.join(sorted(_PIECE_FIELDS))})"
                 )
         pid = raw.get("id")
         if not isinstance(pid, str) or not pid:
