@@ -85,3 +85,21 @@ def test_a_broken_fan_file_names_file_field_and_fix(
     (broken / "cards").mkdir()
     assert main(["play", "--content", str(broken)]) == 2
     assert "folder 'cards' is not a kind of content" in capsys.readouterr().err
+
+
+def test_a_refused_fan_folder_leaves_the_folders_in_use_before(tmp_path: Path) -> None:
+    """Found by fuzzing: a refused `--content` folder dropped every fan folder in use, not
+    only itself (the lab's workers add a task's folders to those in use)."""
+    from funkoverse.content.characters import load_characters
+    from funkoverse.content.extra import content_dirs
+    from funkoverse.errors import UserError
+
+    use_content([FAN])
+    broken = tmp_path / "characters" / "fan.toml"
+    broken.parent.mkdir()
+    broken.write_text('id = "other"\n', encoding="utf-8")
+    with pytest.raises(UserError, match=r"fan\.toml"):
+        use_content([FAN, tmp_path])
+    assert content_dirs() == (str(FAN),)
+    assert "the-gardener" in load_characters()
+
