@@ -103,3 +103,16 @@ def test_a_refused_fan_folder_leaves_the_folders_in_use_before(tmp_path: Path) -
     assert content_dirs() == (str(FAN),)
     assert "the-gardener" in load_characters()
 
+
+def test_a_fan_card_whose_id_holds_a_newline_is_refused_on_one_line(tmp_path: Path) -> None:
+    """Found by fuzzing: a refusal quoting a card's id with a newline in it ran over two
+    lines; a `UserError` writes every control character it quotes as an escape."""
+    from funkoverse.errors import UserError
+
+    path = tmp_path / "bonus_objectives" / "fan.toml"
+    path.parent.mkdir()
+    path.write_text('id = "\\n"\nname = "x"\nbox = "x"\npoints = 1\n', encoding="utf-8")
+    with pytest.raises(UserError) as refused:
+        use_content([tmp_path])
+    assert str(refused.value) == f"{path}: field 'id': '\\n' should match the file name 'fan'"
+    assert UserError("a\x1b[31mb\r\nc\td").args == ("a\\x1b[31mb\\r\\nc\td",)
