@@ -237,7 +237,11 @@ def test_the_workers_end_with_the_command(how: signal.Signals) -> None:
     command = [sys.executable, "-m", "funkoverse", "soak", "--games", "100000"]
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     proc = subprocess.Popen(
-        [*command, "--workers", "2", "--quiet"], env=env, stderr=subprocess.PIPE, text=True
+        [*command, "--workers", "2", "--quiet", "--ai-games", "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     deadline = time.monotonic() + 30
     workers: list[int] = []
@@ -254,4 +258,6 @@ def test_the_workers_end_with_the_command(how: signal.Signals) -> None:
     if how == signal.SIGTERM:
         assert proc.returncode == 143
         assert proc.stderr is not None
-        assert proc.stderr.read().strip() == "funkoverse soak: stopped"
+        assert proc.stderr.read().startswith("funkoverse soak: stopped after ")
+        assert proc.stdout is not None
+        assert "random and 0 AI games on" in proc.stdout.read()

@@ -94,7 +94,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from funkoverse.soak.game import read_game_id
-    from funkoverse.soak.run import game_ids, play_games, summary
+    from funkoverse.soak.run import Totals, game_ids, play_games, summary
 
     _check(args)
     folder = _failures_folder(args.failures)
@@ -118,21 +118,29 @@ def run(args: argparse.Namespace) -> int:
                     _write_failure(folder, outcome, again)
             progress.tick(totals)
 
+        totals = Totals()
+        stopped: str | None = None
+        status = 0
         try:
             with _stopped_by_sigterm():
-                totals = play_games(games, args.max_rounds, workers, args.time_limit, heard)
+                play_games(games, args.max_rounds, workers, args.time_limit, heard, totals)
         except _Stopped:
-            sys.stderr.write("funkoverse soak: stopped\n")
-            return 128 + signal.SIGTERM
+            stopped, status = "stopped", 128 + signal.SIGTERM
         except KeyboardInterrupt:
-            sys.stderr.write("funkoverse soak: interrupted\n")
-            return 130
+            stopped, status = "interrupted", 130
+    if stopped is not None:
+        sys.stderr.write(
+            f"funkoverse soak: {stopped} after {totals.played:,} of {total:,} games; what they "
+            "checked follows\n"
+        )
     result = summary(totals, engine, args.ai_games > 0 and args.replay is None)
+    if stopped is not None:
+        result["stopped"] = stopped
     if args.json:
         sys.stdout.write(json.dumps(result) + "\n")
     else:
         _print(result, totals, again, args.replay is not None)
-    return 1 if totals.failures else 0
+    return status or (1 if totals.failures else 0)
 
 
 def _check(args: argparse.Namespace) -> None:
