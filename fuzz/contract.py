@@ -40,8 +40,10 @@ def refused(error: BaseException, *labels: str) -> None:
     if not isinstance(error, UserError | ValueError):
         raise error
     text = str(error)
-    if not text or "\n" in text or "\r" in text or len(text) > MAX_MESSAGE:
+    if not text or "\n" in text or "\r" in text:
         raise Broken(f"a refusal is not one line: {text[:300]!r}")
+    if len(text) > MAX_MESSAGE:
+        raise Broken(f"a refusal of {len(text):,} characters: {text[:300]!r}")
     if not text.startswith(labels):
         raise Broken(f"a refusal does not start with {' or '.join(labels)}: {text[:300]!r}")
 

@@ -56,6 +56,7 @@ class _Source:
         if self._positions is None:  # an inline map
             if fld is None:
                 return self.name
+            fld = _cut(fld)
             if line < 0:
                 return f"{self.name}.{fld}"
             return f"{self.name}.{fld}:{line + 1}:{col + 1}"
@@ -71,6 +72,19 @@ class _Source:
         file_line = pos.content_line + line
         file_col = (pos.content_col if line == 0 else 0) + col
         return f"{self.name}:{file_line + 1}:{file_col + 1}"
+
+
+QUOTED = 40  # characters of a key or value from the input that a message quotes
+
+
+def _cut(text: str) -> str:
+    """A name from the input as a message names it: cut short."""
+    return text if len(text) <= QUOTED else text[: QUOTED - 3] + "..."
+
+
+def _shown(value: Any) -> str:
+    """A value from the input as a message quotes it: its repr, cut short."""
+    return _cut(repr(value))
 
 
 _HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
@@ -247,7 +261,7 @@ def _build(data: Mapping[str, Any], src: _Source, default_name: str) -> Board:
     for key in data:
         if key not in _TOP_KEYS:
             raise src.err(
-                f"unknown key {key!r} (a map has: {', '.join(sorted(_TOP_KEYS))})", str(key)
+                f"unknown key {_shown(key)} (a map has: {', '.join(sorted(_TOP_KEYS))})", str(key)
             )
     width = _positive_int(data, "width", src)
     height = _positive_int(data, "height", src)
@@ -278,7 +292,9 @@ def _build(data: Mapping[str, Any], src: _Source, default_name: str) -> Board:
             raise src.err("'legend.start' must be a table: letter = side", "legend.start")
         for letter, side in legend.items():
             if not isinstance(side, str) or not side:
-                raise src.err(f"legend.start.{letter} must name a side", f"legend.start.{letter}")
+                raise src.err(
+                    f"legend.start.{_cut(str(letter))} must name a side", f"legend.start.{letter}"
+                )
         for y, row in enumerate(layers["start"]):
             for x, ch in enumerate(row):
                 if ch == ".":
@@ -370,7 +386,7 @@ def _positive_int(data: Mapping[str, Any], key: str, src: _Source) -> int:
         raise src.err(f"missing {key!r} (squares {'across' if key == 'width' else 'down'})")
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
-        raise src.err(f"{key!r} must be a whole number from 1 to 64, not {value!r}", key)
+        raise src.err(f"{key!r} must be a whole number from 1 to 64, not {_shown(value)}", key)
     return value
 
 
@@ -392,11 +408,11 @@ def _layer_pos(
 def _parse_layer(lname: str, value: Any, width: int, height: int, src: _Source) -> tuple[str, ...]:
     fld = f"layers.{lname}"
     if not isinstance(value, str):
-        raise src.err(f"layer {lname!r} must be a string of {height} rows", fld)
+        raise src.err(f"layer {_shown(lname)} must be a string of {height} rows", fld)
     rows, skip = _text_rows(value)
     if len(rows) != height:
         raise src.err(
-            f"layer {lname!r} has {len(rows)} rows; the map is {height} squares down",
+            f"layer {_shown(lname)} has {len(rows)} rows; the map is {height} squares down",
             fld,
             skip + min(len(rows), height) if rows else skip,
             0,
@@ -404,7 +420,7 @@ def _parse_layer(lname: str, value: Any, width: int, height: int, src: _Source) 
     for y, row in enumerate(rows):
         if len(row) != width:
             raise src.err(
-                f"layer {lname!r} row {y + 1} has {len(row)} characters; "
+                f"layer {_shown(lname)} row {y + 1} has {len(row)} characters; "
                 f"the map is {width} squares across",
                 fld,
                 skip + y,
