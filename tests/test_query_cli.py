@@ -280,3 +280,68 @@ def test_a_pieces_unknown_field_is_named_on_one_line(
         "error": 'pieces[0]: unknown field "kind\\n+-+" (a piece has: at, character, defense, '
         "id, kind, standing, team)"
     }
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            {"op": "challenge_odds", "attack_dice": 5, "defense_dice": 2**63},
+            "query.defense_dice: at most 20 dice a side, defense_extra included (as funkoverse "
+            "odds), not 9223372036854775808",
+        ),
+        (
+            {"op": "challenge_odds", "attack_dice": 500, "defense_dice": 1},
+            "query.attack_dice: at most 20 dice a side, attack_extra included (as funkoverse "
+            "odds), not 500",
+        ),
+        (
+            {
+                "op": "challenge_odds",
+                "attack_dice": 1,
+                "defense_dice": 1,
+                "attack_extra": ["blood"] * 20,
+            },
+            "query.attack_dice: at most 20 dice a side, attack_extra included (as funkoverse "
+            "odds), not 21",
+        ),
+    ],
+)
+def test_challenge_odds_takes_as_many_dice_as_funkoverse_odds(
+    question: dict[str, Any],
+    said: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found by fuzzing: 2**63 dice raised OverflowError and 500 a RecursionError ("internal
+    error"), and a million would have run the machine out of memory."""
+    import io
+
+    from funkoverse.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({"query": question})))
+    assert main(["query"]) == 1
+    assert json.loads(capsys.readouterr().out) == {"error": said}
+
+
+def test_a_piece_kind_that_is_not_text_is_refused_naming_the_field(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by fuzzing: a piece's kind given as an object raised TypeError ("internal
+    error")."""
+    import io
+
+    from funkoverse.cli import main
+
+    case = {
+        "map": "urzari-jungle",
+        "pieces": [{"id": "A", "team": "x", "at": [0, 0], "kind": {"a": [1] * 40}}],
+        "query": {"op": "visible_squares", "viewer": "A"},
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(case)))
+    assert main(["query"]) == 1
+    assert json.loads(capsys.readouterr().out) == {
+        "error": 'pieces[0].kind: unknown kind {"a": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, '
+        "1, 1, 1,... (one of character, basic, minion, companion, bonus_objective, token, "
+        "marker)"
+    }
