@@ -240,3 +240,23 @@ def test_a_team_the_rules_do_not_allow_is_refused_naming_the_field() -> None:
         build(replace(first, teams=(given, replace(lt, items=(("shovel", lt.characters[0]),)))))
     with pytest.raises(UserError, match="spec field"):
         parse_spec({"scenario": "flags"})
+
+
+@pytest.mark.parametrize(
+    ("request_", "sides", "said"),
+    [
+        (SetupRequest(scenario="brawl", players=4), 0, "'free-for-all' has 3 or 4 sides, not 0"),
+        (SetupRequest(scenario="flags"), 1, "'standard' has 2 sides, not 1"),
+        (SetupRequest(scenario="titans"), 3, "'ultimate' has 2 sides, not 3"),
+    ],
+)
+def test_a_spec_with_too_few_or_too_many_sides_for_its_mode_is_refused(
+    request_: SetupRequest, sides: int, said: str
+) -> None:
+    """Found by fuzzing saved games: a free-for-all spec without teams was built into a game
+    of no sides, whose first-player flip divided by zero (`funkoverse replay` said "internal
+    error")."""
+    spec = draw_spec(request_, 1)
+    teams = (spec.teams * 2)[:sides]
+    with pytest.raises(UserError, match=f"spec field 'teams': a game of mode {re.escape(said)}"):
+        build(replace(spec, teams=teams, seats=()))

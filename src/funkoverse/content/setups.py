@@ -36,6 +36,7 @@ FIRST_GAME_TEAMS: dict[str, tuple[str, ...]] = {
     "light": ("hyena-warrior", "villager"),
 }
 MODES = ("standard", "teams", "free-for-all", "ultimate")
+SIDES = {"standard": (2,), "teams": (2,), "free-for-all": (3, 4), "ultimate": (2,)}  # by mode
 SEATS = ("seat1", "seat2", "seat3", "seat4")
 STANDARD_SCENARIOS = ("first-knockout", "monsters-first-game", "flags", "leaders", "control")
 
@@ -216,6 +217,13 @@ def build(
             f"spec field 'mode': unknown mode '{spec.mode}'; the modes are {', '.join(MODES)}"
         )
     if check_mode:
+        allowed = SIDES[spec.mode]
+        if len(spec.teams) not in allowed:
+            said = " or ".join(map(str, allowed))
+            raise UserError(
+                f"spec field 'teams': a game of mode '{spec.mode}' has {said} sides, not "
+                f"{len(spec.teams)}"
+            )
         players = sum(max(1, len(t.players)) for t in spec.teams) if spec.teams else None
         mode_for(
             scenario, spec.mode, players if spec.mode == "teams" or scenario.free_for_all else None
