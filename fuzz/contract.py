@@ -7,7 +7,7 @@ fan content in use and the loaded content stay as they were. A target raises `Br
 when the contract does not hold; anything else it raises is a crash of the parser.
 
 The targets take bytes (what a file or a pipe holds) and ignore inputs over `MAX_INPUT`.
-`main(target)` runs one under atheris (`python fuzz/fuzz_maps.py CORPUS -max_total_time=600`),
+`main(target)` runs one under atheris (`python fuzz/run.py` runs each for a given time),
 and `tests/test_fuzz_parsers.py` runs the same targets under Hypothesis.
 """
 
@@ -98,10 +98,11 @@ def scratch() -> Path:
     return _SCRATCH[0]
 
 
-def main(target: Target) -> None:
-    """Run `target` under atheris with the command line's libFuzzer options."""
+def main(target: Target, mutator: Any = None) -> None:
+    """Run `target` under atheris with the command line's libFuzzer options (and a custom
+    mutator, as `mutate.custom_mutator` makes one)."""
     import atheris
 
     atheris.instrument_all()
-    atheris.Setup(sys.argv, target)
+    atheris.Setup(sys.argv, target, custom_mutator=mutator)
     atheris.Fuzz()

@@ -5,8 +5,10 @@
     python fuzz/run.py --one saved-game CRASH_FILE    # play one saved input again
 
 Each target's corpus starts from the shipped files (`seeds()` of its module) and grows in
-WORKDIR/corpus/TARGET; an input that breaks the contract is kept in WORKDIR/crashes/TARGET
-and the target goes on fuzzing for the rest of its time. Needs atheris (pip install -e
+WORKDIR/corpus/TARGET; half the mutations are libFuzzer's, half change a TOML line's or a
+JSON document's value for one of another kind (`mutate.py`). An input that breaks the
+contract is kept in WORKDIR/crashes/TARGET and the target goes on fuzzing for the rest of
+its time. Needs atheris (pip install -e
 '.[fuzz]').
 """
 
@@ -23,22 +25,22 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-# target name -> (module under fuzz/, function)
+# target name -> (module under fuzz/, function, leading bytes its mutations keep: the kind)
 TARGETS = {
-    "map-file": ("fuzz_maps", "map_file"),
-    "map-json": ("fuzz_maps", "map_json"),
-    "content-file": ("fuzz_content", "content_file"),
-    "content-folder": ("fuzz_content", "content_folder"),
-    "query": ("fuzz_query", "query_input"),
-    "saved-game": ("fuzz_games", "saved_game"),
-    "setup-spec": ("fuzz_games", "setup_spec"),
+    "map-file": ("fuzz_maps", "map_file", 0),
+    "map-json": ("fuzz_maps", "map_json", 0),
+    "content-file": ("fuzz_content", "content_file", 1),
+    "content-folder": ("fuzz_content", "content_folder", 1),
+    "query": ("fuzz_query", "query_input", 0),
+    "saved-game": ("fuzz_games", "saved_game", 0),
+    "setup-spec": ("fuzz_games", "setup_spec", 0),
 }
 LIBFUZZER = ["-max_len=65536", "-timeout=30", "-rss_limit_mb=3072", "-print_final_stats=1"]
 _EXECUTED = re.compile(r"stat::number_of_executed_units:\s*(\d+)")
 
 
 def target(name: str) -> Any:
-    module, function = TARGETS[name]
+    module, function, _ = TARGETS[name]
     return getattr(importlib.import_module(module), function)
 
 
@@ -46,7 +48,7 @@ def seed_corpus(name: str, folder: Path) -> int:
     """Write the target's seeds into `folder` (once); returns how many it holds."""
     folder.mkdir(parents=True, exist_ok=True)
     if not any(folder.iterdir()):
-        module, function = TARGETS[name]
+        module, function, _ = TARGETS[name]
         for data in importlib.import_module(module).seeds()[function]:
             (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
     return sum(1 for _ in folder.iterdir())
@@ -96,8 +98,9 @@ def main() -> int:
         name = sys.argv[2]
         sys.argv = [sys.argv[0], *sys.argv[3:]]
         from contract import main as run_one
+        from mutate import custom_mutator
 
-        run_one(target(name))
+        run_one(target(name), custom_mutator(TARGETS[name][2]))
         return 0
     parser = argparse.ArgumentParser(description="Run the fuzz targets, each for a given time.")
     parser.add_argument("targets", nargs="*", metavar="TARGET", help=", ".join(TARGETS))
