@@ -272,3 +272,14 @@ def test_an_inline_map_quotes_what_it_refuses_cut_short() -> None:
             parse_map_dict(inline, "map")
         said = str(refused.value)
         assert said.startswith("map") and len(said) < 300, said
+
+
+@pytest.mark.parametrize("name", ["a" * 300, "a\x00b", "maps/" + "b" * 300 + ".toml"])
+def test_a_map_name_no_file_can_have_is_refused_as_unknown(name: str) -> None:
+    """Found by fuzzing `funkoverse query`: a map name longer than a file name may be raised
+    OSError (File name too long), one with a null byte ValueError ("internal error")."""
+    with pytest.raises(UserError) as refused:
+        load_map(name)
+    said = str(refused.value)
+    assert len(said) < 300 and "\n" not in said
+    assert said.startswith(("unknown map", "a\\x00b: cannot read", "maps/bbb"))

@@ -154,20 +154,31 @@ def load_map(id_or_path: str | Path) -> Board:
     if (
         isinstance(id_or_path, str)
         and lowered != text_id
-        and not Path(text_id).exists()
-        and (_maps_folder() / f"{lowered}.toml").is_file()
+        and not _is(Path(text_id), "exists")
+        and _is(_maps_folder() / f"{lowered}.toml", "is_file")
     ):
-        raise UserError(f"unknown map {text_id!r}: map ids are lower case, as in '{lowered}'")
+        raise UserError(f"unknown map {_shown(text_id)}: map ids are lower case, as in '{lowered}'")
     if isinstance(id_or_path, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", text_id):
-        if (_maps_folder() / f"{text_id}.toml").is_file():
+        if _is(_maps_folder() / f"{text_id}.toml", "is_file"):
             return _shipped_map(text_id)
         fan = _fan_map(text_id)
         if fan is not None:
             return fan
-        if not Path(text_id).exists():
+        if not _is(Path(text_id), "exists"):
             known = ", ".join(shipped_maps()) or "none"
-            raise UserError(f"unknown map {text_id!r} (shipped maps: {known}; or give a file path)")
+            raise UserError(
+                f"unknown map {_shown(text_id)} (shipped maps: {known}; or give a file path)"
+            )
     return load_map_file(Path(id_or_path))
+
+
+def _is(path: Path | Traversable, question: str) -> bool:
+    """`path.exists()` or `path.is_file()`, False for a name no file can have (too long, a
+    null byte in it)."""
+    try:
+        return bool(getattr(path, question)())
+    except (OSError, ValueError):
+        return False
 
 
 @functools.cache
@@ -197,9 +208,10 @@ def load_map_file(path: Path) -> Board:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UserError(f"{path}: no such map file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"{path}: cannot read map file: {e}") from None
+        raise UserError(f"{_cut(str(path))}: no such map file") from None
+    except (OSError, ValueError) as e:  # a name no file can have; not UTF-8
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+        raise UserError(f"{_cut(str(path))}: cannot read map file: {reason}") from None
     return parse_map_text(text, str(path))
 
 
