@@ -260,26 +260,21 @@ def test_challenge_odds_follow_the_dice_data() -> None:
     assert (code, out) == (0, {"answer": {"p": "7/18", "percent": 38.9}})
 
 
-def test_a_pieces_unknown_field_is_named_on_one_line(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_pieces_unknown_field_is_named_on_one_line() -> None:
     """Found by fuzzing: the unknown field's name was written as it came, newlines and all,
     so the error ran over several lines."""
-    import io
-
-    from funkoverse.cli import main
-
     case = {
         "map": "urzari-jungle",
         "pieces": [{"id": "A", "team": "x", "at": [0, 0], "kind\n+-+": 1}],
         "query": {"op": "visible_squares", "viewer": "A"},
     }
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(case)))
-    assert main(["query"]) == 1
-    assert json.loads(capsys.readouterr().out) == {
-        "error": 'pieces[0]: unknown field "kind\\n+-+" (a piece has: at, character, defense, '
-        "id, kind, standing, team)"
-    }
+    assert ask(case) == (
+        1,
+        {
+            "error": 'pieces[0]: unknown field "kind\\n+-+" (a piece has: at, character, '
+            "defense, id, kind, standing, team)"
+        },
+    )
 
 
 @pytest.mark.parametrize(
@@ -308,40 +303,26 @@ def test_a_pieces_unknown_field_is_named_on_one_line(
     ],
 )
 def test_challenge_odds_takes_as_many_dice_as_funkoverse_odds(
-    question: dict[str, Any],
-    said: str,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    question: dict[str, Any], said: str
 ) -> None:
     """Found by fuzzing: 2**63 dice raised OverflowError and 500 a RecursionError ("internal
     error"), and a million would have run the machine out of memory."""
-    import io
-
-    from funkoverse.cli import main
-
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({"query": question})))
-    assert main(["query"]) == 1
-    assert json.loads(capsys.readouterr().out) == {"error": said}
+    assert ask({"query": question}) == (1, {"error": said})
 
 
-def test_a_piece_kind_that_is_not_text_is_refused_naming_the_field(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_piece_kind_that_is_not_text_is_refused_naming_the_field() -> None:
     """Found by fuzzing: a piece's kind given as an object raised TypeError ("internal
     error")."""
-    import io
-
-    from funkoverse.cli import main
-
     case = {
         "map": "urzari-jungle",
         "pieces": [{"id": "A", "team": "x", "at": [0, 0], "kind": {"a": [1] * 40}}],
         "query": {"op": "visible_squares", "viewer": "A"},
     }
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(case)))
-    assert main(["query"]) == 1
-    assert json.loads(capsys.readouterr().out) == {
-        "error": 'pieces[0].kind: unknown kind {"a": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, '
-        "1, 1, 1,... (one of character, basic, minion, companion, bonus_objective, token, "
-        "marker)"
-    }
+    assert ask(case) == (
+        1,
+        {
+            "error": 'pieces[0].kind: unknown kind {"a": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, '
+            "1, 1, 1, 1,... (one of character, basic, minion, companion, bonus_objective, token, "
+            "marker)"
+        },
+    )
