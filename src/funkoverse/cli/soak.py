@@ -94,7 +94,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from funkoverse.soak.game import read_game_id
-    from funkoverse.soak.run import Totals, game_ids, play_games, summary
+    from funkoverse.soak.run import Totals, game_ids, play_games, setup_of, summary
 
     _check(args)
     folder = _failures_folder(args.failures)
@@ -139,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(result) + "\n")
     else:
+        if args.replay is not None:
+            print(f"{args.replay}: {setup_of(args.replay)}")
         _print(result, totals, again, args.replay is not None)
     return status or (1 if totals.failures else 0)
 
