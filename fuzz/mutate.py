@@ -1,5 +1,6 @@
 """Mutations that know the shape of the input: a TOML file's `key = value` lines and a JSON
-document's values, each replaced with a value of another kind, dropped or doubled.
+document's values, each replaced with a value of another kind, dropped, doubled or nested
+thousands deep.
 
 Bytes flipped at random rarely get past a TOML or JSON reader to the checks behind it; a
 value of the wrong kind does. The atheris targets mix these with libFuzzer's own mutations
@@ -73,6 +74,8 @@ ODD_JSON: tuple[Any, ...] = (
     {"a": 1},
 )
 HOW = ("value", "value", "drop", "double", "char", "cut")
+DEPTHS = (64, 1000, 20_000)  # a value nested this deep, one time in ten
+NESTED = "\x00nested\x00"  # where a deeply nested value goes in a document's text
 
 
 def toml_text(text: str, rng: random.Random) -> str:
@@ -87,7 +90,10 @@ def toml_text(text: str, rng: random.Random) -> str:
         i = rng.choice(keyed) if how == "value" and keyed else rng.randrange(len(lines))
         line = lines[i]
         if how == "value" and " = " in line:
-            lines[i] = line.split(" = ", 1)[0] + " = " + rng.choice(ODD_TOML)
+            depth = rng.choice(DEPTHS)
+            nested = "[" * depth + "1" + "]" * depth
+            odd = nested if rng.random() < 0.1 else rng.choice(ODD_TOML)
+            lines[i] = line.split(" = ", 1)[0] + " = " + odd
         elif how == "drop":
             del lines[i]
         elif how == "double":
@@ -147,14 +153,21 @@ def _at(value: Any, path: tuple[Any, ...]) -> Any:
 
 
 def structured(data: bytes, rng: random.Random, head: int = 0) -> bytes:
-    """`data` mutated as what it is: JSON as a document, anything else as TOML lines; the
-    first `head` bytes (a target's choice of kind) kept as they are."""
+    """`data` mutated as what it is: JSON as a document (one time in ten with a value nested
+    thousands deep), anything else as TOML lines; the first `head` bytes (a target's choice
+    of kind) kept as they are."""
     kept, body = data[:head], data[head:]
     text = body.decode("utf-8", "replace")
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return kept + toml_text(text, rng).encode("utf-8", "surrogatepass")
+    if rng.random() < 0.1:
+        path = rng.choice(_paths(value))
+        depth = rng.choice(DEPTHS)
+        written = json.dumps(_replace(value, path, NESTED, drop=False))
+        deep = "[" * depth + "1" + "]" * depth
+        return kept + written.replace(json.dumps(NESTED), deep, 1).encode()
     return kept + json.dumps(json_value(value, rng)).encode()
 
 
