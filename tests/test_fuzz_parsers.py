@@ -116,3 +116,38 @@ def test_setup_specs(data: bytes) -> None:
 
 
 # ------------------------------------------------------------------ inputs that once broke a parser
+
+
+DEEP = "[" * 20_000 + "1" + "]" * 20_000
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "text", "said"),
+    [
+        (["replay"], "game.json", DEEP, "not a game file: its JSON is nested too deeply"),
+        (["content", "check"], "characters/fan.toml", f"id = {DEEP}", "nested too deeply"),
+        (["content", "check"], "dice/fan.toml", f"faces = {DEEP}", "nested too deeply"),
+        (["map", "show"], "fan.toml", f"width = {DEEP}", "1:1: bad TOML: its values are nested"),
+    ],
+)
+def test_input_nested_thousands_deep_is_refused_naming_the_file(
+    command: list[str], name: str, text: str, said: str, tmp_path: Path, capsys: Any
+) -> None:
+    """Found by fuzzing with values nested thousands deep: JSON and TOML readers raised
+    RecursionError, which named no file ("internal error")."""
+    from funkoverse.cli import main
+
+    path = tmp_path / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    assert main([*command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(path.name) in err and said in err, err
+
+
+def test_a_spec_nested_thousands_deep_is_refused_as_a_spec_error() -> None:
+    """Found by fuzzing: `SetupSpec.from_json` raised RecursionError on such text."""
+    from funkoverse.rules.spec import SetupSpec, SpecError
+
+    with pytest.raises(SpecError, match=r"^spec: not JSON that can be read: nested too deeply$"):
+        SetupSpec.from_json(DEEP)

@@ -34,6 +34,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise UserError(f"{name}: not UTF-8 text (byte {e.start + 1} is not)") from None
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"{name}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise UserError(f"{name}: not valid TOML: its values are nested too deeply") from None
 
 
 def need(table: Mapping[str, Any], key: str, kind: type, name: str, what: str) -> Any:

@@ -223,6 +223,8 @@ def parse_map_text(text: str, source_name: str) -> Board:
     """Parse a map file's TOML text; errors name `source_name:line:col`."""
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise UserError(f"{source_name}:1:1: bad TOML: its values are nested too deeply") from None
     except tomllib.TOMLDecodeError as e:
         msg = str(e).splitlines()[0] if str(e) else "invalid TOML"
         m = _TOML_POS.match(msg)

@@ -117,6 +117,8 @@ class SetupSpec:
                 data = json.loads(data)
             except ValueError as e:
                 raise SpecError(f"spec: not JSON ({e})") from None
+            except RecursionError:
+                raise SpecError("spec: not JSON that can be read: nested too deeply") from None
         if not isinstance(data, Mapping):
             raise SpecError("spec: expected a JSON object")
         known = {"version", "scenario", "map", "mode", "first_player", "teams", "seats", "draft"}
