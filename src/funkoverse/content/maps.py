@@ -208,10 +208,10 @@ def load_map_file(path: Path) -> Board:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UserError(f"{_cut(str(path))}: no such map file") from None
+        raise UserError(f"{path}: no such map file") from None
     except (OSError, ValueError) as e:  # a name no file can have; not UTF-8
         reason = e.strerror if isinstance(e, OSError) and e.strerror else e
-        raise UserError(f"{_cut(str(path))}: cannot read map file: {reason}") from None
+        raise UserError(f"{path}: cannot read map file: {reason}") from None
     return parse_map_text(text, str(path))
 
 
