@@ -260,3 +260,27 @@ def test_a_spec_with_too_few_or_too_many_sides_for_its_mode_is_refused(
     teams = (spec.teams * 2)[:sides]
     with pytest.raises(UserError, match=f"spec field 'teams': a game of mode {re.escape(said)}"):
         build(replace(spec, teams=teams, seats=()))
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"scenario": "flags", "map": "x", "sc\nario": 1}, "spec field 'sc\\nario' is not known"),
+        (
+            {"scenario": "flags", "map": "x", "teams": [{"side": "dark", "ch\racters": []}]},
+            "spec field 'teams[0].ch\\racters' is not known",
+        ),
+        (
+            {"scenario": "flags", "map": "x", "seats": {"a\nb": {"player": "robot"}}},
+            "spec field 'seats.a\\nb.player'",
+        ),
+    ],
+)
+def test_a_spec_field_the_input_names_is_quoted_on_one_line(
+    data: dict[str, object], said: str
+) -> None:
+    """Found by fuzzing: an unknown field's name (or a seat's) was written as it came, so a
+    newline in it broke the refusal over two lines."""
+    with pytest.raises(SpecError) as refused:
+        SetupSpec.from_json(data)
+    assert str(refused.value).startswith(said) and "\n" not in str(refused.value)
