@@ -14,7 +14,6 @@ import json
 import re
 import signal
 import threading
-import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -61,8 +60,6 @@ class Outcome:
     options: int = 0  # legal choices whose ids were read back
     secrecy: int = 0  # (seat, rival) payload reads
     over: bool = False
-    rounds: int = 0
-    seconds: float = 0.0
     failure: str | None = None
     detail: str = ""  # the traceback or the whole check, for the failures folder
     saved: dict[str, Any] | None = None  # the game as a file holds it, when it failed
@@ -73,7 +70,7 @@ def game_id(kind: str, seed: int) -> str:
     return f"{kind}:{seed}"
 
 
-_GAME_ID = re.compile(r"(?:(?P<kind>random|ai):)?(?P<seed>[0-9]{1,18})")
+_GAME_ID = re.compile(rf"(?:(?P<kind>{'|'.join(KINDS)}):)?(?P<seed>[0-9]{{1,18}})")
 
 
 def read_game_id(text: str) -> tuple[str, int]:
@@ -102,7 +99,6 @@ def agents_for(players: dict[str, str], seed: int) -> dict[str, Agent]:
 def play(game: str, max_rounds: int, time_limit: float | None = None) -> Outcome:
     """Play soak game `game` to its end or past `max_rounds` rounds under every check; never
     raises: a failure is reported in the outcome."""
-    t0 = time.perf_counter()
     out = Outcome(game)
     session: Session | None = None
     try:
@@ -117,15 +113,12 @@ def play(game: str, max_rounds: int, time_limit: float | None = None) -> Outcome
         with _time_limit(time_limit):
             stopped = _play_checked(session, agents, max_rounds, out)
             _check_replay(session)
-        state = session.state
-        out.covered += _content(state.setup)
+        out.covered += _content(session.state.setup)
         out.over = session.over and not stopped
-        out.rounds = state.round
     except Exception as e:
         out.failure = _said(e, session)
         out.detail = traceback.format_exc()
         out.saved = _saved(session)
-    out.seconds = time.perf_counter() - t0
     return out
 
 
