@@ -37,6 +37,7 @@ TARGETS = {
 }
 LIBFUZZER = ["-max_len=65536", "-timeout=30", "-rss_limit_mb=3072", "-print_final_stats=1"]
 _EXECUTED = re.compile(r"stat::number_of_executed_units:\s*(\d+)")
+_SLOWEST = re.compile(r"stat::slowest_unit_time_sec:\s*(\d+)")
 
 
 def target(name: str) -> Any:
@@ -61,7 +62,7 @@ def fuzz(name: str, seconds: float, workdir: Path) -> dict[str, Any]:
     crashes.mkdir(parents=True, exist_ok=True)
     seeds = seed_corpus(name, corpus)
     log = workdir / f"{name}.log"
-    tried = runs = 0
+    tried = runs = slowest = 0
     t0 = time.monotonic()
     with log.open("a", encoding="utf-8") as out:
         while (left := seconds - (time.monotonic() - t0)) >= 1:
@@ -80,6 +81,7 @@ def fuzz(name: str, seconds: float, workdir: Path) -> dict[str, Any]:
             out.write(done.stderr)
             found = _EXECUTED.findall(done.stderr)
             tried += int(found[-1]) if found else 0
+            slowest = max([slowest, *map(int, _SLOWEST.findall(done.stderr))])
             if done.returncode == 0:
                 break
     return {
@@ -89,6 +91,7 @@ def fuzz(name: str, seconds: float, workdir: Path) -> dict[str, Any]:
         "seeds": seeds,
         "corpus": sum(1 for _ in corpus.iterdir()),
         "runs": runs,
+        "slowest": slowest,
         "crashes": sorted(p.name for p in crashes.iterdir()),
     }
 
@@ -116,7 +119,8 @@ def main() -> int:
         result = fuzz(name, args.seconds, workdir)
         print(
             f"{name}: {result['inputs']:,} inputs in {result['seconds']} s "
-            f"({result['seeds']} seeds, corpus {result['corpus']}), "
+            f"({result['seeds']} seeds, corpus {result['corpus']}, slowest input "
+            f"{result['slowest']} s), "
             f"{len(result['crashes'])} crashes kept{': ' if result['crashes'] else ''}"
             + ", ".join(result["crashes"]),
             flush=True,
