@@ -50,6 +50,28 @@ class LiveServer:
                 time.sleep(0.2)
         raise RuntimeError(f"funkoverse serve did not answer in {timeout} s")
 
+    def kill_server_only(self) -> None:
+        """SIGKILL to the server's own process, not its workers (a crash of the server)."""
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def group_alive(self) -> list[int]:
+        """The processes still alive in the server's process group (its workers)."""
+        if self.process is None:
+            return []
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[2]) == self.process.pid:
+                found.append(int(entry.name))
+        return found
+
     def kill(self) -> None:
         """SIGKILL to the server and its worker processes, at once."""
         if self.process is not None and self.process.poll() is None:

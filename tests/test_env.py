@@ -30,6 +30,7 @@ except ImportError as missing:  # pragma: no cover - depends on the machine
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
+from funkoverse.env import teams
 from funkoverse.env.aec import FunkoverseEnv, IllegalAction
 from funkoverse.env.aec import env as wrapped_env
 from funkoverse.env.encode import ActionCodec, Mask, ObservationEncoder, slots_of
@@ -251,7 +252,25 @@ def test_the_action_space_is_the_same_for_every_team_on_a_map() -> None:
     env = FunkoverseEnv(scenario="flags", map_id="urzari-jungle", redraw=True)
     for seed in (1, 2):
         env.reset(seed=seed)
-        assert env.session is not None and env.session.setup.spec == specs[seed - 1]
+        drawn = teams.draw_spec("flags", "urzari-jungle", None, seed)
+        assert env.session is not None and env.session.setup.spec == drawn
+        # match's own draw, unless two of its sides share a character
+        assert (drawn == specs[seed - 1]) == teams.distinct(specs[seed - 1])
+
+
+def test_redrawn_teams_share_no_character_and_flags_is_the_labs() -> None:
+    """Both sides with the same characters teach nothing about the matchups the lab measures;
+    and with no map named, the environment plays Flags where the lab does."""
+    from funkoverse.content.scenarios import default_map
+    from funkoverse.lab.plan import matchups
+
+    env = FunkoverseEnv(scenario="flags", redraw=True)
+    assert env.spec.map == default_map("flags") == matchups("all", 2, ["flags"])[0].map
+    for seed in range(40):
+        env.reset(seed=seed)
+        assert env.session is not None
+        sides = [set(t.characters) for t in env.session.setup.spec.teams]
+        assert not sides[0] & sides[1], (seed, sides)
 
 
 # ------------------------------------------------------------------ secrecy
@@ -356,3 +375,88 @@ def test_observations_fit_the_space_and_the_layout() -> None:
     assert parts["planes"].shape == (25, env.setup.board.height, env.setup.board.width)
     assert sum(p.size for p in parts.values()) == env.encoder.size
     assert isinstance(env.encoder, ObservationEncoder)
+
+
+def test_rgb_array_draws_the_board_as_the_page_does() -> None:
+    """The page's colours: the paper squares, each side's starting area tinted in its colour,
+    blocked squares filled, walls dark, and each side's pieces in its colour."""
+    from funkoverse.env import draw
+
+    env = FunkoverseEnv(scenario="flags", render_mode="rgb_array")
+    env.reset(seed=2)
+    assert env.session is not None
+    while not any(
+        p.square is not None for p in env.session.state.pieces.values() if p.is_character
+    ):
+        env.step(next(iter(env.legal_choices())))
+    image = env.render()
+    board = env.session.state.board
+    square = 40
+    assert isinstance(image, np.ndarray) and image.dtype == np.uint8
+    assert image.shape == (
+        round((board.height + 2 * draw.M) * square),
+        round((board.width + 2 * draw.M) * square),
+        3,
+    )
+
+    def at(i: int, dx: float = 0.15, dy: float = 0.15) -> tuple[int, ...]:
+        x, y = board.xy(i)
+        px, py = (draw.M + x + dx) * square, (draw.M + y + dy) * square
+        return tuple(int(v) for v in image[int(py), int(px)])
+
+    def near(a: tuple[int, ...], b: tuple[int, int, int]) -> bool:
+        return max(abs(x - y) for x, y in zip(a, b, strict=True)) <= 6
+
+    occupied = {p.square for p in env.session.state.pieces.values() if p.square is not None}
+    for side, squares in board.start_areas.items():
+        free = next(s for s in squares if s not in occupied)
+        assert near(at(free), draw._mix(draw.side_color(side), draw.PAPER, 0x33 / 255)), side
+    for blocked in list(board.blocked)[:3]:
+        assert near(at(blocked, 0.5, 0.5), draw._rgb(draw.BLOCKED))
+    plain = next(
+        s
+        for s in board.squares
+        if s not in board.blocked
+        and s not in board.obscured
+        and all(s not in v for v in board.start_areas.values())
+        and s not in occupied
+    )
+    assert near(at(plain), draw._rgb(draw.PAPER))
+    for p in env.session.state.pieces.values():
+        if p.is_character and p.square is not None and p.standing:
+            assert near(at(p.square, 0.5, 0.22), draw._rgb(draw.side_color(p.side)))
+    assert FunkoverseGymEnv(scenario="flags", render_mode="rgb_array").metadata["render_modes"] == [
+        "ansi",
+        "rgb_array",
+    ]
+
+
+def test_the_shaped_reward_is_the_points_difference_and_sums_to_the_result() -> None:
+    """Over a finished game the shaping adds up to nothing (the result alone decides); over a
+    game stopped at the round limit it leaves the lead at the limit."""
+    from funkoverse.env.reward import PointsReward, potential
+
+    env = PointsReward(FunkoverseGymEnv(opponent="random", scenario="flags"))
+    rng = np.random.default_rng(4)
+    ends = set()
+    for seed in range(8):
+        obs, _ = env.reset(seed=seed)
+        total = shaped = 0.0
+        while True:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, reward, terminated, truncated, info = env.step(action)
+            total += reward
+            shaped += info["shaped_reward"]
+            if terminated or truncated:
+                break
+        game = env.unwrapped.game  # type: ignore[attr-defined]
+        if terminated:
+            assert shaped == pytest.approx(0.0, abs=1e-9)
+            assert total == pytest.approx(
+                1.0 if game.winner == "dark" else -1.0 if game.winner else 0.0
+            )
+        else:
+            assert shaped == pytest.approx(potential(game.session, "dark"))
+            assert total == pytest.approx(shaped)
+        ends.add(terminated)
+    assert ends == {True, False}

@@ -116,3 +116,22 @@ def test_a_fan_card_whose_id_holds_a_newline_is_refused_on_one_line(tmp_path: Pa
         use_content([tmp_path])
     assert str(refused.value) == f"{path}: field 'id': '\\n' should match the file name 'fan'"
     assert UserError("a\x1b[31mb\r\nc\td").args == ("a\\x1b[31mb\\r\\nc\td",)
+
+
+def test_a_fan_ability_taking_a_shipped_id_is_refused_naming_both_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fan ability called savage-hunger would take the Cheetah's uses in the report and her
+    bars: refused, naming the fan file, the field and the shipped card's file."""
+    fan = tmp_path / "fan"
+    shutil.copytree(FAN, fan)
+    card = fan / "characters" / "the-gardener.toml"
+    card.write_text(card.read_text().replace('id = "thorn-lash"', 'id = "savage-hunger"'))
+    assert main(["content", "check", str(fan)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert f"{card}: field 'abilities[0].id'" in err
+    assert "a shipped ability is already called 'savage-hunger'" in err
+    assert "characters/the-cheetah.toml" in err
+    assert main(["simulate", "--content", str(fan), "--dry-run"]) == 2
+    assert "savage-hunger" in capsys.readouterr().err

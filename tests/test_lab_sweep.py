@@ -130,3 +130,71 @@ def test_ray_backend_without_ray_says_how_to_install(
         run(tasks, store, backend="ray")
     assert str(e.value) == RAY_INSTALL
     assert "pip install -e '.[lab]'" in RAY_INSTALL
+
+
+def test_two_agents_play_every_pair_both_ways_so_no_team_is_its_agent() -> None:
+    """With greedy against random, a team's figures must not be greedy's: each pair of teams
+    is played with each team on each agent, as often."""
+    roster = ["the-cheetah", "wonder-woman", "priestess", "villager"]
+    found = matchups(roster, 2, ["flags"], agent_a="greedy", agent_b="random")
+    with_greedy: dict[tuple[str, str], list[str]] = {}
+    for task in plan(found, 4, master_seed=1):
+        pair = tuple(sorted((task.team_a, task.team_b)))
+        greedy = task.team_a if task.agent_a == "greedy" else task.team_b
+        assert {task.agent_a, task.agent_b} == {"greedy", "random"}
+        with_greedy.setdefault(pair, []).append(greedy)  # type: ignore[arg-type]
+    assert len(with_greedy) == 3
+    for (a, b), greedy_teams in with_greedy.items():
+        assert greedy_teams.count(a) == greedy_teams.count(b) == 4
+
+
+def test_focus_puts_the_focused_team_on_side_a() -> None:
+    """A one-sided bar (a=...) with --focus hits the focused card's team in every matchup."""
+    found = matchups("all", 2, ["flags"], agent_a="random", focus=["the-cheetah"])
+    assert len(found) == 252  # the Cheetah's 9 teams against the 28 without her
+    assert all("the-cheetah" in m.a.characters for m in found)
+
+
+def test_a_new_seed_into_an_old_store_is_refused_and_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "results.db"
+    small = ["simulate", "--roster", "the-cheetah,priestess,villager", "--size", "1"]
+    small += ["--agent", "random", "--games", "2", "--max-rounds", "3", "--out", str(db)]
+    assert main([*small, "--seed", "7"]) == 0
+    with Store(db) as store:
+        rows = store.results()
+    capsys.readouterr()
+    assert main([*small, "--seed", "8"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert "planned with master seed 7, not 8" in err and "--seed 7" in err
+    with Store(db) as store:
+        assert store.results() == rows
+        assert store.meta("last_run")["seed"] == 7
+    assert main([*small, "--seed", "7"]) == 0  # the same seed still adds to it
+
+
+def test_an_unreachable_ray_address_fails_at_once_and_leaves_no_store(tmp_path: Path) -> None:
+    out = tmp_path / "results.db"
+    args = [sys.executable, "-m", "funkoverse", "simulate", "--roster", "the-cheetah,priestess"]
+    args += ["--size", "1", "--backend", "ray", "--address", "127.0.0.1:1", "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--address 127.0.0.1:1" in done.stderr
+    assert "no Ray cluster answers there" in done.stderr
+    assert not out.exists()
+
+
+def test_a_run_that_cannot_start_leaves_no_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "results.db"
+    small = ["simulate", "--roster", "the-cheetah,priestess", "--size", "1", "--out", str(out)]
+    assert main([*small, "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "ray", None)  # Ray not installed
+    assert main([*small, "--backend", "ray"]) == 2
+    assert "pip install -e '.[lab]'" in capsys.readouterr().err
+    assert not out.exists()

@@ -90,7 +90,7 @@ def test_no_payload_to_any_seat_or_spectator_leaks_a_secret_a_seed_or_a_token(
                 seed=seed,
                 seats={"dark": {"player": "human"}, "light": {"player": "human"}},
             )
-            session = games.rooms[gid].session
+            room = games.rooms[gid]  # its session is replaced as each choice is written
             revealed = False
             sockets = {
                 seat: client.websocket_connect(f"/api/games/{gid}/ws?token={token}")
@@ -100,25 +100,27 @@ def test_no_payload_to_any_seat_or_spectator_leaks_a_secret_a_seed_or_a_token(
             opened = {seat: ws.__enter__() for seat, ws in sockets.items()}
             try:
                 for seat, ws in opened.items():
-                    _scan(ws.receive_json(), seat, session, tokens, revealed, seed)
+                    _scan(ws.receive_json(), seat, room.session, tokens, revealed, seed)
                 turns = 0
-                while not session.over and turns < 6:
-                    decider = session.decider
+                while not room.session.over and turns < 6:
+                    decider = room.session.decider
                     # what each seat may fetch now
                     for seat in (*tokens, None):
                         got = client.get(f"/api/games/{gid}", headers=auth(tokens.get(seat or "")))
-                        _scan(got.json(), seat, session, tokens, revealed, seed)
+                        _scan(got.json(), seat, room.session, tokens, revealed, seed)
                         checked += 1
-                    _scan(client.get("/api/games").json(), None, session, tokens, revealed, seed)
+                    _scan(
+                        client.get("/api/games").json(), None, room.session, tokens, revealed, seed
+                    )
                     mine = client.get(f"/api/games/{gid}", headers=auth(tokens[decider])).json()
-                    if session.state.phase is Phase.CHOOSE and mine["choices"]:
+                    if room.session.state.phase is Phase.CHOOSE and mine["choices"]:
                         piece = mine["choices"][0]["id"].split(":", 1)[1]
                         seen = client.get(
                             f"/api/games/{gid}/preview",
                             params={"piece": piece},
                             headers=auth(tokens[decider]),
                         )
-                        _scan(seen.json(), decider, session, tokens, revealed, seed)
+                        _scan(seen.json(), decider, room.session, tokens, revealed, seed)
                     choice = mine["choices"][(n + mine["version"]) % len(mine["choices"])]["id"]
                     answer = client.post(
                         f"/api/games/{gid}/choices",
@@ -129,14 +131,14 @@ def test_no_payload_to_any_seat_or_spectator_leaks_a_secret_a_seed_or_a_token(
                     revealed = revealed or any(
                         e["kind"] == "team_revealed" for e in answer.json()["log"]
                     )
-                    _scan(answer.json(), decider, session, tokens, revealed, seed)
+                    _scan(answer.json(), decider, room.session, tokens, revealed, seed)
                     for seat, ws in opened.items():  # the live update each watcher got
-                        _scan(ws.receive_json(), seat, session, tokens, revealed, seed)
-                    if session.state.phase is Phase.ACT and mine["state"]["phase"] == "choose":
+                        _scan(ws.receive_json(), seat, room.session, tokens, revealed, seed)
+                    if room.session.state.phase is Phase.ACT and mine["state"]["phase"] == "choose":
                         turns += 1
-                assert revealed or session.state.round > 0
+                assert revealed or room.session.state.round > 0
                 if scenario == "leaders":
-                    assert session.state.leaders_revealed
+                    assert room.session.state.leaders_revealed
             finally:
                 for ws in sockets.values():
                     ws.__exit__(None, None, None)

@@ -60,6 +60,25 @@ def register(sub: Any) -> None:
         default=300,
         help="with --server: choices to time (default: %(default)s)",
     )
+    p.add_argument(
+        "--load",
+        action="store_true",
+        help="with --server: many games at once (--games against the computer, --hot-seat "
+        "games, spectators, a watcher that never reads) for --seconds, then the delay "
+        "--watchers watchers of one game cause another (docs/reliability.md)",
+    )
+    p.add_argument("--games", type=int, default=30, help="with --load: games against the computer")
+    p.add_argument("--hot-seat", type=int, default=25, help="with --load: hot-seat games")
+    p.add_argument("--spectators", type=int, default=5, help="with --load: spectators")
+    p.add_argument(
+        "--watchers", type=int, default=500, help="with --load: watchers of one game (0: skip)"
+    )
+    p.add_argument(
+        "--think",
+        default="0.2-1.0",
+        help="with --load: a seat's thinking time before each choice, in seconds, drawn "
+        "from a range (default: %(default)s; 0 plays at once)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -89,7 +108,62 @@ def versus_openspiel(seconds: float, rounds: int, seed: int) -> dict[str, Any]:
     }
 
 
+def _think(text: str) -> tuple[float, float]:
+    try:
+        low, _, high = text.partition("-")
+        span = (float(low), float(high or low))
+    except ValueError:
+        raise UserError(f"--think {text}: seconds, or a range such as 0.2-1.0") from None
+    if not 0 <= span[0] <= span[1]:
+        raise UserError(f"--think {text}: a range from low to high, at least 0")
+    return span
+
+
+def run_load(args: argparse.Namespace) -> int:
+    from funkoverse.server.load import run_load
+
+    seconds = args.seconds if args.seconds != 10.0 else 60.0
+    for name in ("games", "hot_seat", "spectators", "watchers"):
+        if getattr(args, name) < 0:
+            raise UserError(f"--{name.replace('_', '-')} must be 0 or more")
+    result = run_load(
+        seconds,
+        args.games,
+        args.hot_seat,
+        args.spectators,
+        args.watchers,
+        _think(args.think),
+        seed=args.seed,
+    )
+    if args.json:
+        sys.stdout.write(json.dumps(result) + "\n")
+        return 0
+    g = result["games"]
+    print(
+        f"{g['vs_ai']} games against the computer, {g['hot_seat']} hot-seat, {g['spectators']} "
+        f"spectators and a watcher that never reads, for {result['seconds']:g} s "
+        f"(thinking {result['think_s'][0]:g}-{result['think_s'][1]:g} s a choice):"
+    )
+    print(f"  acknowledged       {result['acknowledged']:>10}")
+    print(f"  median             {result['ack_median_ms']:>10.1f} ms")
+    print(f"  99th percentile    {result['ack_p99_ms']:>10.1f} ms")
+    print(f"  slowest            {result['ack_max_ms']:>10.1f} ms")
+    print(f"  errors             {result['errors']:>10}")
+    print(f"  acks not in the log{result['disagreeing_acks']:>10}")
+    print(f"  stuck watcher dropped: {'yes' if result['stuck_watcher_dropped'] else 'no'}")
+    w = result["watchers"]
+    if w:
+        print(
+            f"another game's acknowledgements beside {w['watchers']} watchers of a busy game: "
+            f"p99 {w['alone']['ack_p99_ms']:.1f} ms alone, {w['beside']['ack_p99_ms']:.1f} ms "
+            f"beside them ({w['p99_delay_ms']:+.1f} ms)"
+        )
+    return 0 if not result["errors"] and not result["disagreeing_acks"] else 1
+
+
 def run_server(args: argparse.Namespace) -> int:
+    if args.load:
+        return run_load(args)
     from funkoverse.server.bench import measure
 
     result = measure(args.choices, args.seed)

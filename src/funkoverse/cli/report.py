@@ -15,8 +15,10 @@ def register(sub: Any) -> None:
             "Read a results store written by 'funkoverse simulate' and write OUT/index.html (one "
             "self-contained page that opens offline) and CSV files: the matchup win-rate matrix "
             "with Wilson 95% intervals, Bradley-Terry ratings of characters and items with "
-            "bootstrap intervals, first-player advantage, balance by scenario and map, game "
-            "lengths, ability and item use, and what each barred card is worth."
+            "intervals and ranks, whether a team is the sum of its cards (synergy), ratings by "
+            "scenario and map, first-player advantage, balance by scenario and map, game "
+            "lengths, ability and item use, what each barred card is worth, and with --compare "
+            "what changed from another store."
         ),
     )
     p.add_argument("results", help="the results store (a .db file)")
@@ -28,12 +30,19 @@ def register(sub: Any) -> None:
         help="bootstrap resamples for the rating intervals (default: %(default)s)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    p.add_argument(
+        "--compare",
+        default=None,
+        metavar="OTHER.db",
+        help="another results store: what changed from it, and whether it is more than noise",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from funkoverse.lab.report import write_report
 
-    out = write_report(Path(args.results), Path(args.out), args.bootstrap, args.seed)
+    against = Path(args.compare) if args.compare else None
+    out = write_report(Path(args.results), Path(args.out), args.bootstrap, args.seed, against)
     print(f"wrote {out / 'index.html'} and its CSV files")
     return 0

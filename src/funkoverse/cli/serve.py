@@ -32,6 +32,28 @@ def register(sub: Any) -> None:
         default=2,
         help="processes the computer thinks in (default: %(default)s)",
     )
+    p.add_argument(
+        "--limit-games",
+        type=float,
+        default=30.0,
+        metavar="N",
+        help="games one address may create a minute (0: no limit; default: %(default)g)",
+    )
+    p.add_argument(
+        "--limit-hints",
+        type=float,
+        default=60.0,
+        metavar="N",
+        help="hints one address may ask for a minute (0: no limit; default: %(default)g)",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another site whose pages may act on this server (https://example.org); "
+        "by default only this server's own pages may",
+    )
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     add_content_option(p)
     p.set_defaults(func=run)
@@ -68,6 +90,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--port must be from 1 to 65535, not {args.port}")
     if args.workers < 1:
         raise UserError("--workers must be at least 1")
+    for name in ("limit_games", "limit_hints"):
+        if getattr(args, name) < 0:
+            raise UserError(f"--{name.replace('_', '-')} must be 0 (no limit) or more")
+    for origin in args.allow_origin:
+        if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
+            raise UserError(f"--allow-origin {origin}: an origin is https://host[:port]")
     try:
         import uvicorn
 
@@ -78,7 +106,14 @@ def run(args: argparse.Namespace) -> int:
     import sqlite3
 
     try:
-        app = create_app(db, workers=args.workers)
+        from funkoverse.server.guard import Limits
+
+        app = create_app(
+            db,
+            workers=args.workers,
+            limits=Limits(games=args.limit_games, hints=args.limit_hints),
+            allowed_origins=frozenset(args.allow_origin),
+        )
     except OSError as e:
         raise UserError(f"{db}: cannot open the games database: {e.strerror or e}") from None
     except sqlite3.DatabaseError as e:
@@ -91,7 +126,21 @@ def run(args: argparse.Namespace) -> int:
         import webbrowser
 
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws="auto")
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, format="funkoverse serve: %(message)s")
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws="auto",
+        ws_ping_interval=15.0,
+        ws_ping_timeout=15.0,
+        # a view is compressed once per socket with per-message deflate: with many watchers
+        # that is most of a change's cost, and views after the first are small
+        ws_per_message_deflate=False,
+    )
     server = uvicorn.Server(config)
     try:
         server.run()

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from funkoverse.ai.agents import AGENTS
@@ -35,7 +38,7 @@ def register(sub: Any) -> None:
         "--focus",
         default="",
         help="only the matchups where a team has one of these characters or items (comma "
-        "separated): a card against every team",
+        "separated), that team as team A: a card against every team",
     )
     p.add_argument("--size", type=int, default=2, help="characters a side (default: %(default)s)")
     p.add_argument(
@@ -50,12 +53,22 @@ def register(sub: Any) -> None:
         "--map", default="", help="map ids, comma separated (default: each scenario's first map)"
     )
     p.add_argument("--agent", default="greedy", help="both sides' agent (default: %(default)s)")
-    p.add_argument("--agent-a", default=None, help="team A's agent (default: --agent)")
+    p.add_argument(
+        "--agent-a",
+        default=None,
+        help="team A's agent (default: --agent); with two agents, every pair of teams is also "
+        "played the other way round, so that no team's figures are its agent's",
+    )
     p.add_argument("--agent-b", default=None, help="team B's agent (default: --agent)")
     p.add_argument(
         "--games", type=int, default=4, help="games of each matchup (default: %(default)s)"
     )
-    p.add_argument("--seed", type=int, default=0, help="the master seed (default: %(default)s)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the master seed, part of the plan: a store holds one (default: %(default)s)",
+    )
     p.add_argument(
         "--max-rounds",
         type=int,
@@ -85,6 +98,33 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+class Stopped(KeyboardInterrupt):
+    """A stop asked for with a signal (SIGTERM): handled as Ctrl-C is."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stop_on(signum: int) -> Iterator[None]:
+    """Within the block, `signum` stops the run as Ctrl-C does: in-flight games are
+    dropped, the workers stopped, and what is stored stays."""
+
+    def stop(number: int, frame: object) -> None:
+        raise Stopped(number)
+
+    before = signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signum, before)
+
+
+def _two_agents(found: Any) -> bool:
+    return any(m.agent_a != m.agent_b for m in found)
+
+
 def _list(text: str) -> list[str]:
     return [w.strip() for w in text.split(",") if w.strip()]
 
@@ -93,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
     from funkoverse.content.statuses import load_items
     from funkoverse.lab.bars import parse_bar
     from funkoverse.lab.plan import matchups, plan
+    from funkoverse.lab.run import check_backend
     from funkoverse.lab.run import run as run_plan
     from funkoverse.lab.store import Store
 
@@ -116,26 +157,30 @@ def run(args: argparse.Namespace) -> int:
         _list(args.focus),
     )
     tasks = plan(found, args.games, args.seed, content)
+    both = " (each pair of teams both ways: team A with each agent)" if _two_agents(found) else ""
     if args.dry_run:
-        print(f"{len(found)} matchups, {len(tasks)} games")
+        print(f"{len(found)} matchups{both}, {len(tasks)} games")
         return 0
+    check_backend(args.backend, args.workers, args.address)  # before the store is made
     with Store(args.out) as store:
+        store.check_plan(tasks)
         store.set_meta("last_run", {"argv": sys.argv[1:], "seed": args.seed})
         try:
-            stats = run_plan(
-                tasks,
-                store,
-                workers=args.workers,
-                backend=args.backend,
-                address=args.address,
-                show_progress=sys.stderr.isatty() and not args.json,
-            )
-        except KeyboardInterrupt:
+            with _stop_on(signal.SIGTERM):
+                stats = run_plan(
+                    tasks,
+                    store,
+                    workers=args.workers,
+                    backend=args.backend,
+                    address=args.address,
+                    progress="bar" if sys.stderr.isatty() and not args.json else "lines",
+                )
+        except KeyboardInterrupt as stop:
             sys.stderr.write(
                 f"funkoverse simulate: interrupted; {store.count()} games stored in {args.out}; "
                 "run the same command again to resume\n"
             )
-            return 130
+            return 128 + (stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
         total = store.count()
     summary = {
         "matchups": len(found),
@@ -152,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
         print(
-            f"{len(found)} matchups, {stats.planned} games planned: {stats.played} played now "
+            f"{len(found)} matchups{both}, {stats.planned} games planned: {stats.played} played now "
             f"({stats.already} stored before) in {stats.seconds:.1f} s, "
             f"{stats.rate:.2f} games/s; {total} games in {args.out}"
         )

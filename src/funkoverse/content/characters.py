@@ -112,6 +112,8 @@ def load_characters() -> Mapping[str, CharacterCard]:
     from funkoverse.content.extra import extra_files, refuse_clash
 
     cards: dict[str, CharacterCard] = {}
+    files: dict[str, Path] = {}
+    abilities: dict[str, Path] = {}  # an ability's id names it in bars and reports: one card's
     shipped = sorted(CHARACTERS.glob("*.toml"))
     for path in shipped + extra_files("characters"):
         card = load_character_file(path)
@@ -120,6 +122,12 @@ def load_characters() -> Mapping[str, CharacterCard]:
                 f"{where(path)}: field 'id': '{card.id}' should match the file name '{path.stem}'"
             )
         if card.id in cards:
-            refuse_clash("character", card.id, path)
+            refuse_clash("character", card.id, path, files[card.id])
+        for i, ability in enumerate(card.abilities):
+            if ability.id in abilities:
+                field = f"abilities[{i}].id"
+                refuse_clash("ability", ability.id, path, abilities[ability.id], field)
+            abilities[ability.id] = path
         cards[card.id] = card
+        files[card.id] = path
     return cards

@@ -96,19 +96,24 @@ def check_loaded() -> None:
     load_companions()
     load_bonus_objectives()
     load_scenarios()
-    from funkoverse.content.maps import shipped_maps
+    from funkoverse.content.maps import _maps_folder, shipped_maps
 
     for path in extra_files("maps"):
         if path.stem in shipped_maps():
-            refuse_clash("map", path.stem, path)
+            refuse_clash("map", path.stem, path, Path(str(_maps_folder() / path.name)))
         load_map(path.stem)
 
 
-def refuse_clash(kind: str, card_id: str, path: Path) -> None:
-    """A fan file whose id a shipped card already has: one line saying to rename it."""
+def refuse_clash(kind: str, card_id: str, path: Path, other: Path, field: str = "id") -> None:
+    """A fan file whose id a shipped card (or another fan file) already has: one line naming
+    both files and saying to rename it."""
+    from funkoverse.content.fields import DATA, where
+
+    whose = "a shipped" if other.is_relative_to(DATA) else "another fan"
     raise UserError(
-        f"{path}: field 'id': a shipped {kind} is already called '{card_id}'; give yours another "
-        "id (and rename the file to match)"
+        f"{path}: field '{field}': {whose} {kind} is already called '{card_id}' "
+        f"({where(other)}); give yours another id"
+        + (" (and rename the file to match)" if field == "id" else "")
     )
 
 

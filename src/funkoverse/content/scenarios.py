@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from funkoverse.content.fields import DATA, color, need, only_fields, read_toml, shown, where
@@ -91,6 +92,7 @@ def load_scenarios() -> Mapping[str, Scenario]:
     from funkoverse.content.extra import extra_files, refuse_clash
 
     found: dict[str, Scenario] = {}
+    files: dict[str, Path] = {}
     for path in sorted((DATA / "scenarios").glob("*.toml")) + extra_files("scenarios"):
         s = parse_scenario(read_toml(path), where(path))
         if s.id != path.stem:
@@ -98,9 +100,24 @@ def load_scenarios() -> Mapping[str, Scenario]:
                 f"{where(path)}: field 'id': '{s.id}' should match the file name '{path.stem}'"
             )
         if s.id in found:
-            refuse_clash("scenario", s.id, path)
+            refuse_clash("scenario", s.id, path, files[s.id])
         found[s.id] = s
+        files[s.id] = path
     return found
+
+
+def default_map(scenario_id: str) -> str:
+    """The map a scenario is played on when none is named: the first of its maps that this
+    program has (the lab's, the RL environment's)."""
+    from funkoverse.content.maps import load_map
+
+    for map_id in scenario(scenario_id).maps:
+        try:
+            load_map(map_id)
+        except UserError:
+            continue
+        return map_id
+    raise UserError(f"scenario '{scenario_id}': none of its maps is here; give one with --map")
 
 
 def scenario(scenario_id: str) -> Scenario:

@@ -140,6 +140,7 @@ def _load(directory: Path, parse: Any) -> dict[str, Any]:
     from funkoverse.content.extra import extra_files, refuse_clash
 
     found: dict[str, Any] = {}
+    files: dict[str, Path] = {}
     for path in sorted(directory.glob("*.toml")) + extra_files(directory.name):
         card = parse(read_toml(path), where(path))
         if card.id != path.stem:
@@ -147,8 +148,9 @@ def _load(directory: Path, parse: Any) -> dict[str, Any]:
                 f"{where(path)}: field 'id': '{card.id}' should match the file name '{path.stem}'"
             )
         if card.id in found:
-            refuse_clash(directory.name.rstrip("s"), card.id, path)
+            refuse_clash(directory.name.rstrip("s"), card.id, path, files[card.id])
         found[card.id] = card
+        files[card.id] = path
     return found
 
 

@@ -18,9 +18,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from funkoverse.ai.arena import DEFAULT_MAX_ROUNDS, match_spec
+from funkoverse.ai.arena import DEFAULT_MAX_ROUNDS
 from funkoverse.content.setups import build
 from funkoverse.env.encode import PIECE_SLOTS, ActionCodec, Mask, ObservationEncoder, slots_of
+from funkoverse.env.teams import draw_spec
 from funkoverse.errors import UserError
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.session import Session
@@ -40,7 +41,7 @@ class FunkoverseEnv(AECEnv):
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it from the class)
         "name": "funkoverse_v0",
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
         "is_parallelizable": False,
     }
 
@@ -57,11 +58,11 @@ class FunkoverseEnv(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise UserError(f"render_mode '{render_mode}' is not one of: ansi")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise UserError(f"render_mode '{render_mode}' is not one of: ansi, rgb_array")
         if spec is not None and (scenario or map_id or size or redraw):
             raise UserError("give a spec, or a scenario, map and size to draw one, not both")
-        self.spec = spec if spec is not None else match_spec(scenario, map_id, None, 0, size)
+        self.spec = spec if spec is not None else draw_spec(scenario, map_id, size, 0)
         # teams drawn anew keep the map: the action space is the map's
         self._draw = (scenario, self.spec.map, size) if spec is None else None
         self.redraw = redraw and spec is None
@@ -104,7 +105,7 @@ class FunkoverseEnv(AECEnv):
         setup = self.setup
         if self.redraw and self._draw is not None:
             scenario, map_id, size = self._draw
-            setup = build(match_spec(scenario, map_id, None, game_seed, size))
+            setup = build(draw_spec(scenario, map_id, size, game_seed))
             if [t.side for t in setup.teams] != self.possible_agents:
                 raise UserError(
                     f"seed {game_seed} draws seats {', '.join(t.side for t in setup.teams)}, "
@@ -205,10 +206,15 @@ class FunkoverseEnv(AECEnv):
         """The winning seat once the game is over."""
         return self._live().winner
 
-    def render(self) -> str | None:
-        """The board as text (render_mode 'ansi'), for people."""
-        if self.render_mode != "ansi" or self.session is None:
+    def render(self) -> Any:
+        """The board for people: as text (render_mode 'ansi'), or as the game page draws it,
+        an RGB array (render_mode 'rgb_array', `env/draw.py`)."""
+        if self.render_mode is None or self.session is None:
             return None
+        if self.render_mode == "rgb_array":
+            from funkoverse.env.draw import render
+
+            return render(self.session.view(None))
         from funkoverse.cli.render import render_board
 
         view = self.session.view(None)

@@ -33,7 +33,7 @@ class FunkoverseGymEnv(gymnasium.Env[dict[str, Any], int]):
     """One seat (`seat`, the first when None) learns; `opponent` plays the others. The
     other arguments are `FunkoverseEnv`'s (a spec, or a scenario, map and size)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -127,7 +127,7 @@ class FunkoverseGymEnv(gymnasium.Env[dict[str, Any], int]):
             return np.zeros(self.game.codec.size, dtype=np.int8)
         return self.game.codec.mask(self.game.legal_choices())
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self.game.render()
 
     def close(self) -> None:

@@ -27,7 +27,8 @@ class GameRecord:
     game_id: str
     winner_side: str | None  # "dark", "light", or None: stopped at the round limit
     winner: str | None  # "a", "b", or None
-    first_player: str | None
+    first_player: str | None  # who went first in round 1 (the spec's, the flip's, or ultimate's)
+    last_first_player: str | None  # who held the First Player marker in the last round
     points: dict[str, int]  # by side
     rounds: int
     abilities: dict[str, dict[str, int]]  # "a"/"b" -> ability id -> uses
@@ -43,6 +44,8 @@ def play_task(task: GameTask) -> GameRecord:
     use_content(task.content)
     spec = SetupSpec.from_json(task.spec)
     session = Session(build(spec), task.seed)
+    # the First Player marker passes every round: who went first is read before any round
+    starting = session.state.first_player
     bars = [parse_bar(text) for text in task.bars]
     agents: dict[str, Agent] = {}
     restricted: list[RestrictedAgent] = []
@@ -76,7 +79,8 @@ def play_task(task: GameTask) -> GameRecord:
         game_id=task.game_id,
         winner_side=winner_side,
         winner=None if winner_side is None else ("a" if winner_side == task.a_side else "b"),
-        first_player=state.first_player,
+        first_player=starting,
+        last_first_player=state.first_player,
         points={side: s.points for side, s in state.sides.items()},
         rounds=min(state.round, task.max_rounds),
         abilities={w: dict(sorted(u["abilities"].items())) for w, u in used.items()},

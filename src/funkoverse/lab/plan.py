@@ -18,8 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from funkoverse.ai.agents import agent_factory
 from funkoverse.content.characters import load_characters
-from funkoverse.content.maps import load_map
-from funkoverse.content.scenarios import load_scenarios
+from funkoverse.content.scenarios import default_map, load_scenarios
 from funkoverse.content.setups import build
 from funkoverse.content.statuses import load_items
 from funkoverse.errors import UserError
@@ -91,6 +90,7 @@ class GameTask:
     bars: tuple[str, ...] = ()
     max_rounds: int = DEFAULT_MAX_ROUNDS
     content: tuple[str, ...] = field(default=())
+    master_seed: int | None = None  # the plan's: None in plans stored before it was kept
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -162,8 +162,9 @@ def matchups(
 ) -> list[Matchup]:
     """Every pair of teams with no character in common, on every scenario and map (a
     scenario's own first map when none is given), checked to build. With `focus` (character
-    or item ids), only the pairs where a team has one of them: a card measured against
-    every team."""
+    or item ids), only the pairs where a team has one of them, that team as team A: a card
+    measured against every team. With two agents, every pair is played both ways: team A
+    with `agent_a` against team B with `agent_b`, and the other way round."""
     agent_factory(agent_a)
     agent_factory(agent_b or agent_a)
     if max_rounds < 1:
@@ -182,21 +183,25 @@ def matchups(
         if f not in ids and f not in items:
             raise UserError(f"--focus {f}: not a character of the roster nor an item given")
     made = teams(ids, size, items)
+    # two agents: each matchup played both ways, so that no team's figures are its agent's
+    second = agent_b or agent_a
+    sides = [(agent_a, second)] if second == agent_a else [(agent_a, second), (second, agent_a)]
     out: list[Matchup] = []
     for sid in scenarios:
         if sid not in all_scenarios:
             raise UserError(
                 f"--scenario: unknown scenario '{sid}'; known: {', '.join(sorted(all_scenarios))}"
             )
-        for map_id in maps or (_default_map(sid),):
+        for map_id in maps or (default_map(sid),):
             for a, b in itertools.combinations(made, 2):
                 if set(a.characters) & set(b.characters):
                     continue
                 if focus and not any(_has(a, f) or _has(b, f) for f in focus):
                     continue
-                out.append(
-                    Matchup(sid, map_id, a, b, agent_a, agent_b or agent_a, tuple(bars), max_rounds)
-                )
+                if focus and not any(_has(a, f) for f in focus):
+                    a, b = b, a  # the focused team is team A, whom a= bars bar
+                for x, y in sides:
+                    out.append(Matchup(sid, map_id, a, b, x, y, tuple(bars), max_rounds))
     if not out:
         raise UserError("no matchup: every two teams of this roster share a character")
     for m in {(m.scenario, m.map): m for m in out}.values():
@@ -206,17 +211,6 @@ def matchups(
 
 def _has(team: Team, card: str) -> bool:
     return card in team.characters or any(i == card for i, _ in team.items)
-
-
-def _default_map(scenario_id: str) -> str:
-    """The first of the scenario's maps that this program has."""
-    for map_id in load_scenarios()[scenario_id].maps:
-        try:
-            load_map(map_id)
-        except UserError:
-            continue
-        return map_id
-    raise UserError(f"scenario '{scenario_id}': none of its maps is here; give one with --map")
 
 
 def spec_of(m: Matchup, index: int) -> SetupSpec:
@@ -263,6 +257,7 @@ def plan(
                     bars=tuple(b.text() for b in m.bars),
                     max_rounds=m.max_rounds,
                     content=tuple(content),
+                    master_seed=master_seed,
                 )
             )
     return out

@@ -13,6 +13,7 @@ import contextlib
 import csv
 import html
 import importlib.util
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,9 +23,33 @@ from funkoverse.content.statuses import load_items
 from funkoverse.errors import UserError
 from funkoverse.lab import stats
 from funkoverse.lab.bars import parse_bar
-from funkoverse.lab.stats import Game, Rate, Rating
+from funkoverse.lab.compare import Change, compare
+from funkoverse.lab.model import ELO, Fit, Rating, by_group, model
+from funkoverse.lab.stats import Game, Rate
 
 PAGE = "index.html"
+CSV_FILES = (
+    "matrix.csv",
+    "teams.csv",
+    "ratings.csv",
+    "ratings_by_scenario.csv",
+    "ratings_by_map.csv",
+    "model_fit.csv",
+    "synergy.csv",
+    "head_to_head.csv",
+    "first_player.csv",
+    "balance_by_scenario.csv",
+    "balance_by_map.csv",
+    "lengths.csv",
+    "abilities.csv",
+    "items.csv",
+    "restricted.csv",
+    "games.csv",
+)
+NOTHING_TO_COMPARE = (
+    "no game of the same matchups was played without bars, so there is nothing to compare "
+    "with; play the same plan without --bar into this store"
+)
 LATEST = "latest-report.json"
 
 
@@ -68,8 +93,11 @@ def _team_name(label: str, names: dict[str, str]) -> str:
     return text + (f" with {items.replace('+', ', ')}" if items else "")
 
 
-def write_report(results: Path, out: Path, bootstrap: int = 200, seed: int = 0) -> Path:
-    """Write OUT/index.html and OUT/*.csv from the results store `results`; returns OUT."""
+def write_report(
+    results: Path, out: Path, bootstrap: int = 200, seed: int = 0, against: Path | None = None
+) -> Path:
+    """Write OUT/index.html and OUT/*.csv from the results store `results` (and, `against`
+    another store, what changed from it); returns OUT."""
     if any(importlib.util.find_spec(m) is None for m in ("numpy", "scipy")):
         raise UserError("funkoverse report needs numpy and scipy: pip install -e '.[lab]'")
     if bootstrap < 0:
@@ -85,14 +113,27 @@ def write_report(results: Path, out: Path, bootstrap: int = 200, seed: int = 0) 
         raise UserError(
             f"{results}: every game was played with bars; the report needs some without"
         )
+    other = _free_games(against) if against is not None else None
     out.mkdir(parents=True, exist_ok=True)
     names = _names()
     owners = {a.id: cid for cid, card in load_characters().items() for a in card.abilities}
     figures = _figures(games, games_all, owners, bootstrap, seed)
+    if against is not None and other is not None:
+        fitted: Fit = figures["model"]  # type: ignore[assignment]
+        figures["against"] = against
+        figures["changes"] = compare(games, other, fitted, model(other, 0, pairs=False))
     _write_csvs(out, figures)
     page = _page(results, figures, names)
     (out / PAGE).write_text(page, encoding="utf-8")
     return out
+
+
+def _free_games(path: Path) -> list[Game]:
+    """The games without bars of another store, to compare with."""
+    found = [g for g in stats.load_games(path) if not g.bars]
+    if not found:
+        raise UserError(f"--compare {path}: no games without bars to compare with")
+    return found
 
 
 def _figures(
@@ -104,10 +145,13 @@ def _figures(
 ) -> dict[str, object]:
     return {
         "games": games,
+        "games_all": games_all,
         "restricted": len(games_all) - len(games),
         "matrix": stats.matrix(games),
         "teams": stats.team_rates(games),
-        "ratings": stats.ratings(games, bootstrap, seed),
+        "model": model(games, bootstrap, seed),
+        "model_by_scenario": by_group(games, lambda g: g.scenario),
+        "model_by_map": by_group(games, lambda g: g.map),
         "first": stats.first_player(games),
         "scenario": stats.balance(games, "scenario"),
         "map": stats.balance(games, "map"),
@@ -120,6 +164,20 @@ def _figures(
 
 
 # --------------------------------------------------------------------------- CSV
+
+# games.csv: what the report reads of a game, less the use of cards (in abilities.csv)
+GAME_COLUMNS = tuple(c for c in stats.READ_COLUMNS if c not in ("abilities", "items"))
+
+
+def _cell(value: object) -> object:
+    """A game's field as games.csv writes it: bars space separated, nothing for None."""
+    if isinstance(value, tuple):
+        return " ".join(value)
+    return "" if value is None else value
+
+
+def _rating_row(r: Rating) -> tuple[object, ...]:
+    return (r.kind, r.card, r.games, f"{r.theta:.4f}", f"{r.lo:.4f}", f"{r.hi:.4f}", f"{r.elo:.0f}")
 
 
 def _write_csvs(out: Path, f: dict[str, object]) -> None:
@@ -147,22 +205,69 @@ def _write_csvs(out: Path, f: dict[str, object]) -> None:
             for t, r in sorted(teams.items(), key=lambda kv: -kv[1].rate)
         ],
     )
-    ratings: list[Rating] = f["ratings"]  # type: ignore[assignment]
+    fitted: Fit = f["model"]  # type: ignore[assignment]
+    rating_header = ("kind", "card", "games", "rating", "ci_low", "ci_high", "elo")
     write(
         "ratings.csv",
-        ("kind", "card", "games", "rating", "ci_low", "ci_high", "elo"),
+        (*rating_header, "rank", "rank_low", "rank_high"),
+        [(*_rating_row(r), r.rank, r.rank_lo, r.rank_hi) for r in fitted.ratings],
+    )
+    for by in ("scenario", "map"):
+        fits: dict[str, Fit] = f[f"model_by_{by}"]  # type: ignore[assignment]
+        write(
+            f"ratings_by_{by}.csv",
+            (by, *rating_header),
+            [(k, *_rating_row(r)) for k, g in fits.items() for r in g.ratings],
+        )
+    misfit = fitted.misfit
+    write(
+        "model_fit.csv",
+        ("chi2", "dof", "p", "dispersion"),
+        [(f"{misfit.chi2:.2f}", misfit.dof, f"{misfit.p:.6f}", f"{misfit.dispersion:.4f}")]
+        if misfit
+        else [],
+    )
+    write(
+        "synergy.csv",
+        ("character", "ally", "sides", "points", "z", "p", "p_holm"),
         [
-            (
-                r.kind,
-                r.card,
-                r.games,
-                f"{r.theta:.4f}",
-                f"{r.lo:.4f}",
-                f"{r.hi:.4f}",
-                f"{r.elo:.0f}",
-            )
-            for r in ratings
+            (x.a, x.b, x.sides, f"{x.points:.2f}", f"{x.z:.3f}", f"{x.p:.6f}", f"{x.p_holm:.6f}")
+            for x in fitted.synergy
         ],
+    )
+    write(
+        "head_to_head.csv",
+        ("character", "instead_of", "p_beats", "ci_low", "ci_high"),
+        [
+            (h.card, h.other, f"{h.p:.4f}", f"{h.lo:.4f}", f"{h.hi:.4f}")
+            for h in fitted.head_to_head
+        ],
+    )
+    if "changes" in f:
+        changes: list[Change] = f["changes"]  # type: ignore[assignment]
+        write(
+            "compare.csv",
+            ("what", "item", "this", "other", "change", "ci_low", "ci_high", "p", "p_holm"),
+            [
+                (
+                    c.what,
+                    c.item,
+                    f"{c.this:.4f}",
+                    f"{c.other:.4f}",
+                    f"{c.change:.4f}",
+                    f"{c.ci[0]:.4f}",
+                    f"{c.ci[1]:.4f}",
+                    f"{c.p:.6f}",
+                    f"{c.p_holm:.6f}",
+                )
+                for c in changes
+            ],
+        )
+    games: Sequence[Game] = f["games_all"]  # type: ignore[assignment]
+    write(
+        "games.csv",
+        GAME_COLUMNS,
+        [[_cell(getattr(g, c)) for c in GAME_COLUMNS] for g in games],
     )
     first: Rate = f["first"]  # type: ignore[assignment]
     write(
@@ -254,8 +359,8 @@ def _write_csvs(out: Path, f: dict[str, object]) -> None:
                 w.barred.games,
                 f"{w.barred.rate:.4f}",
                 w.free.games,
-                f"{w.free.rate:.4f}",
-                f"{w.worth:.4f}",
+                f"{w.free.rate:.4f}" if w.comparable else "",
+                f"{w.worth:.4f}" if w.comparable else "",
             )
             for w in worth
         ],
@@ -280,20 +385,24 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     if ranked:
         cid, r = ranked[0]
         out.append(
-            f"{names.get(cid, cid)}'s teams win {_ci(r)} of their {where} games ({r.games} games)."
+            f"{names.get(cid, cid)}'s teams win {_ci(r)} of their {where} games ({r.games:,} games)."
         )
         cid, r = ranked[-1]
-        out.append(f"{names.get(cid, cid)}'s teams win the least: {_ci(r)} ({r.games} games).")
-    ratings: list[Rating] = f["ratings"]  # type: ignore[assignment]
-    people = [r for r in ratings if r.kind == "character"]
+        out.append(f"{names.get(cid, cid)}'s teams win the least: {_ci(r)} ({r.games:,} games).")
+    fitted: Fit = f["model"]  # type: ignore[assignment]
+    people = [r for r in fitted.ratings if r.kind == "character"]
     if people:
         top = people[0]
-        sure = "clearly above" if top.lo > 0 else "above, though not surely,"
+        rating = f"({top.elo:+.0f} Elo, 95% [{ELO * top.lo:+.0f}, {ELO * top.hi:+.0f}])"
+        who = names.get(top.card, top.card)
         out.append(
-            f"By Bradley-Terry rating {names.get(top.card, top.card)} is the strongest character "
-            f"({top.elo:+.0f} Elo, 95% [{stats.ELO * top.lo:+.0f}, {stats.ELO * top.hi:+.0f}]), "
-            f"{sure} the average card."
+            f"By Bradley-Terry rating {who} is the strongest character {rating}, clearly above "
+            "the average card."
+            if top.lo > 0
+            else f"By Bradley-Terry rating {who} rates highest {rating}, not surely above the "
+            "average card."
         )
+    out.extend(_model_words(fitted, names))
     first: Rate = f["first"]  # type: ignore[assignment]
     lo, hi = first.ci
     verdict = "an advantage" if lo > 0.5 else "a disadvantage" if hi < 0.5 else "no clear advantage"
@@ -301,7 +410,7 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     draws = sum(1 for g in games if g.winner is None)
     if draws:
         out.append(
-            f"{draws} of {len(games)} games ({_pct(draws / len(games))}) reached the round limit unfinished."
+            f"{draws:,} of {len(games):,} games ({_pct(draws / len(games))}) reached the round limit unfinished."
         )
     abilities: dict[str, stats.Usage] = f["abilities"]  # type: ignore[assignment]
     if abilities:
@@ -316,7 +425,11 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
             "of the games it could be."
         )
     worth: list[stats.Worth] = f["worth"]  # type: ignore[assignment]
-    if worth:
+    for w in (w for w in worth if not w.comparable):
+        out.append(
+            f"Barring {_bar_name(w.bar, _card_names())} is not measured: {NOTHING_TO_COMPARE}"
+        )
+    if worth and worth[0].comparable:
         w = worth[0]
         out.append(
             f"Barring {_bar_name(w.bar, _card_names())} moves its side's win rate from {_ci(w.free)} to {_ci(w.barred)}: "
@@ -327,7 +440,134 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
                 else " (the two intervals overlap: not yet clear at these numbers)."
             )
         )
+    if "changes" in f:
+        out.append(_compare_words(f["changes"], f["against"], names))  # type: ignore[arg-type]
     return out
+
+
+def _change_text(c: Change, names: dict[str, str]) -> str:
+    """A change as a sentence says it: "Wonder Woman +112 to +95 Elo (-17, ...)"."""
+    if c.what == "rating":
+        return (
+            f"{names.get(c.item, c.item)} {c.other:+.0f} to {c.this:+.0f} Elo "
+            f"({c.change:+.0f}, 95% [{c.ci[0]:+.0f}, {c.ci[1]:+.0f}])"
+        )
+    label = {"first player": "the first player's win rate", "unfinished": "unfinished games"}
+    who = label.get(c.what) or _team_name(c.item, names)
+    return (
+        f"{who} {_pct(c.other)} to {_pct(c.this)} "
+        f"({100 * c.change:+.1f} points, 95% [{100 * c.ci[0]:+.1f}, {100 * c.ci[1]:+.1f}])"
+    )
+
+
+def _compare_words(changes: list[Change], against: Path, names: dict[str, str]) -> str:
+    """What changed from the other store beyond noise, in one sentence."""
+    moved = sorted((c for c in changes if c.beyond_noise), key=lambda c: c.p)
+    if not moved:
+        return (
+            f"Compared with {against.name}: none of the {len(changes)} figures compared "
+            "(ratings, the first player, unfinished games, teams) changed beyond noise."
+        )
+    shown = "; ".join(_change_text(c, names) for c in moved[:5])
+    more = f"; and {len(moved) - 5} more" if len(moved) > 5 else ""
+    return (
+        f"Compared with {against.name}, {len(moved)} of {len(changes)} figures changed beyond "
+        f"noise: {shown}{more} (Holm-corrected p under 0.05; the rest is within noise)."
+    )
+
+
+def _compare_section(f: dict[str, object], names: dict[str, str]) -> str:
+    """Every figure both stores have, what changed first."""
+    if "changes" not in f:
+        return ""
+    changes: list[Change] = f["changes"]  # type: ignore[assignment]
+    against: Path = f["against"]  # type: ignore[assignment]
+    rows = sorted(changes, key=lambda c: (not c.beyond_noise, c.p))
+    return (
+        f"<h2>Compared with {_esc(against.name)}</h2><p class='note'>Each figure both stores "
+        f"have, from {_esc(against.name)} to here, the change with its 95% interval, and its "
+        "p-value corrected (Holm) over the figures of its kind: beyond noise under 0.05 "
+        "(compare.csv).</p>"
+        + _table(
+            ("figure", "p (Holm)", ""),
+            [
+                (
+                    _esc(_change_text(c, names)),
+                    _esc(_p(c.p_holm).removeprefix("p = ").removeprefix("p ")),
+                    "beyond noise" if c.beyond_noise else "noise",
+                )
+                for c in rows
+            ],
+            [
+                f'class="change" data-what="{_esc(c.what)}" data-item="{_esc(c.item)}" '
+                f'data-change="{c.change:.4f}" data-beyond="{int(c.beyond_noise)}"'
+                for c in rows
+            ],
+        )
+    )
+
+
+def _model_words(fitted: Fit, names: dict[str, str]) -> list[str]:
+    """Whether a team is the sum of its cards, and the pairs of allies that are not, in
+    words (every number here is the fit's: none depends on the bootstrap's seed)."""
+    out = []
+    agents = [r for r in fitted.ratings if r.kind == "agent"]
+    if agents:
+        out.append(
+            "The two sides had different agents: each pair of teams was played both ways and "
+            "the fit rates each agent too ("
+            + ", ".join(f"{r.card} {r.elo:+.0f} Elo" for r in agents)
+            + "), so no card's rating is its agent's."
+        )
+    m = fitted.misfit
+    if m is not None:
+        test = f"chi-squared {m.chi2:.0f} on {m.dof} degrees of freedom, {_p(m.p)}"
+        if m.fits:
+            out.append(
+                f"A team is the sum of its cards as far as these games can tell ({test}): no "
+                "pair of allies needs more than their ratings to explain how they did."
+            )
+        else:
+            out.append(
+                f"A team is not quite the sum of its cards ({test}): some pairs of allies do "
+                "better or worse together than their ratings say, and the ratings' intervals "
+                f"are widened {math.sqrt(m.dispersion):.2f} times for it."
+            )
+    pairs = fitted.synergy
+    if pairs:
+        sure = [x for x in pairs if x.p_holm < 0.05]
+        held = (
+            f"after Holm's correction for the {len(pairs)} pairs"
+            if len(pairs) > 1
+            else "the one pair"
+        )
+        if sure:
+            out.append(
+                "Allies worth more or less together than apart: "
+                + "; ".join(
+                    f"{_pair(x.a, x.b, names)} {x.points:+.1f} points of win rate "
+                    f"(z = {x.z:+.1f}, {_p(x.p_holm)})"
+                    for x in sorted(sure, key=lambda x: -abs(x.z))[:4]
+                )
+                + f", {held}."
+            )
+        else:
+            x = max(pairs, key=lambda x: abs(x.z))
+            out.append(
+                f"No pair of allies does better or worse together than their ratings say beyond "
+                f"chance: the largest gap, {_pair(x.a, x.b, names)} {x.points:+.1f} points "
+                f"(z = {x.z:+.1f}), has {_p(x.p_holm)} {held}."
+            )
+    return out
+
+
+def _pair(a: str, b: str, names: dict[str, str]) -> str:
+    return f"{names.get(a, a)} + {names.get(b, b)}"
+
+
+def _p(p: float) -> str:
+    """A p-value as a person reads it."""
+    return "p < 0.0001" if p < 0.0001 else f"p = {p:.4f}" if p < 0.01 else f"p = {p:.2f}"
 
 
 # --------------------------------------------------------------------------- HTML
@@ -353,18 +593,26 @@ def _color(rate: float) -> str:
 
 
 def _heatmap(matrix: dict[tuple[str, str], Rate], order: list[str], names: dict[str, str]) -> str:
-    cell = 16 if len(order) > 20 else 28
-    left = 230
+    """The matchup matrix: a square a pair, coloured and numbered by the row's win rate, with
+    its legend; the sizes leave room for the longest label on either edge."""
+    cell = 18 if len(order) > 20 else 30
+    font = 7 if cell < 20 else 10
+    longest = max((len(_team_name(t, names)) for t in order), default=0) * 6  # px, at 10px
+    left = longest + 10
     top = 10
     size = cell * len(order)
+    # the column labels run down at 60 degrees: they reach right by half their length
+    width = left + size + longest // 2 + 20
+    legend_y = top + size + int(longest * 0.87) + 30
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + size + 10}" '
-        f'height="{top + size + 230}" role="img" aria-label="matchup win-rate matrix">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{legend_y + 40}" '
+        f'viewBox="0 0 {width} {legend_y + 40}" style="max-width:100%;height:auto" '
+        'role="img" aria-label="matchup win-rate matrix">'
     ]
     for i, a in enumerate(order):
         y = top + i * cell
         parts.append(
-            f'<text x="{left - 4}" y="{y + cell * 0.7:.0f}" text-anchor="end">{_esc(_team_name(a, names))}</text>'
+            f'<text x="{left - 4}" y="{y + cell * 0.65:.0f}" text-anchor="end">{_esc(_team_name(a, names))}</text>'
         )
         for j, b in enumerate(order):
             r = matrix.get((a, b))
@@ -381,14 +629,34 @@ def _heatmap(matrix: dict[tuple[str, str], Rate], order: list[str], names: dict[
                 f'fill="{_color(r.rate)}" stroke="#fff" data-team="{_esc(a)}" data-opponent="{_esc(b)}" '
                 f'data-games="{r.games}" data-rate="{r.rate:.4f}" data-lo="{lo:.4f}" data-hi="{hi:.4f}">'
                 f"<title>{_esc(tip)}</title></rect>"
+                f'<text x="{x + cell / 2:.0f}" y="{y + cell / 2 + font / 3:.1f}" text-anchor="middle" '
+                f'style="font-size:{font}px" fill="#222" pointer-events="none">{100 * r.rate:.0f}</text>'
             )
     for j, b in enumerate(order):
-        tx = left + j * cell + cell * 0.7
+        tx = left + j * cell + cell * 0.6
         ty = top + size + 4
         parts.append(
             f'<text transform="translate({tx:.0f},{ty}) rotate(60)">{_esc(_team_name(b, names))}</text>'
         )
+    parts.append(_legend(left, legend_y))
     parts.append("</svg>")
+    return "".join(parts)
+
+
+def _legend(x: int, y: int) -> str:
+    """The heatmap's colour scale: the row team's win rate, 0% to 100%."""
+    steps = 20
+    parts = [f'<text x="{x}" y="{y - 4}">row team\'s win rate against the column team</text>']
+    for k in range(steps):
+        rate = (k + 0.5) / steps
+        parts.append(
+            f'<rect x="{x + 12 * k}" y="{y}" width="12" height="12" fill="{_color(rate)}"/>'
+        )
+    for rate in (0.0, 0.25, 0.5, 0.75, 1.0):
+        tx = x + 12 * steps * rate
+        parts.append(
+            f'<text x="{tx:.0f}" y="{y + 24}" text-anchor="middle">{100 * rate:.0f}%</text>'
+        )
     return "".join(parts)
 
 
@@ -456,12 +724,139 @@ def _table(header: Sequence[str], rows: list[Sequence[str]], attrs: list[str] | 
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
+def _ratings_section(kind: str, rows: list[Rating], names: dict[str, str]) -> str:
+    """One kind's ratings: an interval plot and a table with ranks."""
+    lo_v = min(ELO * r.lo for r in rows) - 10
+    hi_v = max(ELO * r.hi for r in rows) + 10
+    plot = _bars(
+        [
+            (names.get(r.card, r.card), r.elo, ELO * r.lo, ELO * r.hi, f"{r.elo:+.0f} Elo")
+            for r in rows
+        ],
+        lo_v,
+        hi_v,
+    )
+    table = _table(
+        ("card", "games", "rating (log-odds)", "95%", "Elo", "rank [95%]"),
+        [
+            (
+                _esc(names.get(r.card, r.card)),
+                str(r.games),
+                f"{r.theta:+.3f}",
+                f"[{r.lo:+.2f}, {r.hi:+.2f}]",
+                f"{r.elo:+.0f}",
+                f"{r.rank} [{r.rank_lo}-{r.rank_hi}]",
+            )
+            for r in rows
+        ],
+        [
+            f'class="rating" data-kind="{r.kind}" data-card="{_esc(r.card)}" '
+            f'data-rating="{r.theta:.4f}" data-rank-lo="{r.rank_lo}" data-rank-hi="{r.rank_hi}"'
+            for r in rows
+        ],
+    )
+    return (
+        f"<h2>{kind.title()} ratings (Bradley-Terry)</h2><p class='note'>A team's strength is "
+        "the sum of its cards' ratings; 0 is the average card; Elo points: +100 beats an "
+        "average card 64% of the time. The rank's interval is where the card ranked in 95% of "
+        "bootstrap resamples of the games.</p>" + plot + table
+    )
+
+
+def _synergy_section(fitted: Fit, names: dict[str, str]) -> str:
+    """Is a team the sum of its cards? The misfit test in words, and the pairs of allies."""
+    words = "".join(f"<p>{_esc(w)}</p>" for w in _model_words(fitted, names))
+    if not fitted.synergy:
+        return "<h2>Synergy: is a team the sum of its cards?</h2>" + words
+    shown = [x for x in fitted.synergy if x.p_holm < 0.05]
+    extremes = fitted.synergy[:5] + fitted.synergy[-5:]
+    rows = sorted({(x.a, x.b): x for x in shown + extremes}.values(), key=lambda x: -x.z)
+    table = _table(
+        ("allies", "sides", "points above the sum of their ratings", "z", "p (Holm)"),
+        [
+            (
+                _esc(_pair(x.a, x.b, names)),
+                str(x.sides),
+                f"{x.points:+.1f}",
+                f"{x.z:+.1f}",
+                _esc(_p(x.p_holm).removeprefix("p = ").removeprefix("p ")),
+            )
+            for x in rows
+        ],
+        [
+            f'class="synergy" data-a="{_esc(x.a)}" data-b="{_esc(x.b)}" data-z="{x.z:.3f}"'
+            for x in rows
+        ],
+    )
+    return (
+        "<h2>Synergy: is a team the sum of its cards?</h2>"
+        + words
+        + "<p class='note'>Each pair of allies: how much more their sides scored than the sum "
+        "of their ratings predicts, in points of win rate; the five highest and five lowest "
+        "pairs and any beyond chance after Holm's correction (every pair is in synergy.csv). "
+        "A pair beyond chance is a team that is more, or less, than its cards.</p>" + table
+    )
+
+
+def _head_to_head(fitted: Fit, names: dict[str, str]) -> str:
+    """The chance that a team with the row's character beats the same team with the column's."""
+    order = [r.card for r in fitted.ratings if r.kind == "character"]
+    if len(order) < 2:
+        return ""
+    chance = {(h.card, h.other): h for h in fitted.head_to_head}
+    head = "".join(f"<th>{_esc(names.get(c, c))}</th>" for c in order)
+    body = []
+    for a in order:
+        cells = []
+        for b in order:
+            h = chance.get((a, b))
+            if h is None:
+                cells.append("<td>-</td>")
+                continue
+            tip = f"{100 * h.lo:.0f}-{100 * h.hi:.0f}%"
+            cells.append(
+                f'<td style="background:{_color(h.p)}" title="{tip}" data-p="{h.p:.4f}">'
+                f"{_pct(h.p)}</td>"
+            )
+        body.append(f"<tr><th>{_esc(names.get(a, a))}</th>{''.join(cells)}</tr>")
+    return (
+        "<h2>Who is the better pick</h2><p class='note'>The chance that a team with the row's "
+        "character beats the same team with the column's in their place (the model's: the "
+        "logistic of the two ratings' difference); hover for the 95% interval.</p>"
+        f"<table class='h2h'><tr><th></th>{head}</tr>{''.join(body)}</table>"
+    )
+
+
+def _group_ratings(by: str, groups: dict[str, Fit], names: dict[str, str]) -> str:
+    """The character ratings fitted apart on each scenario (or map), side by side."""
+    if len(groups) < 2:
+        only = next(iter(groups), "")
+        return (
+            f"<h2>Ratings by {by}</h2><p class='note'>Every game was on one {by} "
+            f"({_esc(only)}): its ratings are the ones above (ratings_by_{by}.csv).</p>"
+        )
+    cards = sorted({r.card for g in groups.values() for r in g.ratings if r.kind == "character"})
+    rows: list[Sequence[str]] = []
+    for c in cards:
+        cells = []
+        for g in groups.values():
+            r = g.rating(c)
+            cells.append(
+                "-" if r is None else f"{r.elo:+.0f} [{ELO * r.lo:+.0f}, {ELO * r.hi:+.0f}]"
+            )
+        rows.append((_esc(names.get(c, c)), *cells))
+    return (
+        f"<h2>Ratings by {by}</h2><p class='note'>Character ratings in Elo, fitted apart on "
+        f"each {by}'s games, with 95% intervals: a card strong on one {by} and weak on another "
+        "shows here.</p>" + _table(("character", *(_esc(k) for k in groups)), rows)
+    )
+
+
 def _page(results: Path, f: dict[str, object], names: dict[str, str]) -> str:
     games: Sequence[Game] = f["games"]  # type: ignore[assignment]
     matrix: dict[tuple[str, str], Rate] = f["matrix"]  # type: ignore[assignment]
     teams: dict[str, Rate] = f["teams"]  # type: ignore[assignment]
     order = sorted(teams, key=lambda t: (-teams[t].rate, t))
-    ratings: list[Rating] = f["ratings"]  # type: ignore[assignment]
     first: Rate = f["first"]  # type: ignore[assignment]
     agents = sorted({f"{g.agent_a} vs {g.agent_b}" for g in games})
     parts = [
@@ -469,15 +864,19 @@ def _page(results: Path, f: dict[str, object], names: dict[str, str]) -> str:
         "<meta name='viewport' content='width=device-width,initial-scale=1'>",
         f"<title>Funkoverse balance report</title><style>{CSS}</style></head><body>",
         "<h1>Funkoverse balance report</h1>",
-        f"<p class='note'>From {_esc(results.name)}: {len(games)} games without bars"
-        f" ({f['restricted']} more with bars), {len(teams)} teams, agents {_esc(', '.join(agents))}. "
-        "A draw (stopped at the round limit) counts half. Intervals are 95%: Wilson for rates, "
-        "bootstrap for ratings.</p>",
+        f"<p class='note'>From {_esc(results.name)}: {len(games):,} games without bars"
+        f" ({f['restricted']:,} more with bars), {len(teams)} teams, agents {_esc(', '.join(agents))}. "
+        "A draw (stopped at the round limit) counts half. Intervals are 95%: Wilson for rates; "
+        "for ratings, from the fit's information (widened when the model misfits); for ranks, "
+        "from bootstrap resamples of the games. The figures are also CSV files beside this "
+        f"page: {', '.join(CSV_FILES)}.</p>",
         "<h2>What stands out</h2><ul class='summary'>",
         *(f"<li>{_esc(s)}</li>" for s in stand_out(f, names)),
         "</ul>",
-        "<h2>Who beats whom</h2><p class='note'>Row team's win rate against the column team "
-        "(blue: the row wins more). Hover a square for its interval.</p>",
+        _compare_section(f, names),
+        "<h2>Who beats whom</h2><p class='note'>Row team's win rate against the column team, "
+        "in percent (blue: the row wins more; red: it loses more). Hover a square for its "
+        "interval and games.</p>",
         _heatmap(matrix, order, names),
         "<h2>Teams</h2>",
         _table(
@@ -486,57 +885,21 @@ def _page(results: Path, f: dict[str, object], names: dict[str, str]) -> str:
             [f'class="team" data-team="{_esc(t)}" data-rate="{teams[t].rate:.4f}"' for t in order],
         ),
     ]
-    for kind in ("character", "item"):
-        rows = [r for r in ratings if r.kind == kind]
-        if not rows:
-            continue
-        parts.append(f"<h2>{kind.title()} ratings (Bradley-Terry)</h2>")
-        parts.append(
-            "<p class='note'>A team's strength is the sum of its cards' ratings; 0 is the "
-            "average card; Elo points: +100 beats an average card 64% of the time.</p>"
-        )
-        lo_v = min(stats.ELO * r.lo for r in rows) - 10
-        hi_v = max(stats.ELO * r.hi for r in rows) + 10
-        parts.append(
-            _bars(
-                [
-                    (
-                        names.get(r.card, r.card),
-                        r.elo,
-                        stats.ELO * r.lo,
-                        stats.ELO * r.hi,
-                        f"{r.elo:+.0f} Elo",
-                    )
-                    for r in rows
-                ],
-                lo_v,
-                hi_v,
-            )
-        )
-        parts.append(
-            _table(
-                ("card", "games", "rating (log-odds)", "95%", "Elo"),
-                [
-                    (
-                        _esc(names.get(r.card, r.card)),
-                        str(r.games),
-                        f"{r.theta:+.3f}",
-                        f"[{r.lo:+.2f}, {r.hi:+.2f}]",
-                        f"{r.elo:+.0f}",
-                    )
-                    for r in rows
-                ],
-                [
-                    f'class="rating" data-kind="{r.kind}" data-card="{_esc(r.card)}" data-rating="{r.theta:.4f}"'
-                    for r in rows
-                ],
-            )
-        )
+    fitted: Fit = f["model"]  # type: ignore[assignment]
+    for kind in ("character", "item", "agent"):
+        rows = [r for r in fitted.ratings if r.kind == kind]
+        if rows:
+            parts.append(_ratings_section(kind, rows, names))
+    parts.append(_synergy_section(fitted, names))
+    parts.append(_head_to_head(fitted, names))
+    for by in ("scenario", "map"):
+        parts.append(_group_ratings(by, f[f"model_by_{by}"], names))  # type: ignore[arg-type]
     lo, hi = first.ci
     parts.append(
         f"<h2>First player</h2><p id='first-player' data-games='{first.games}' "
-        f"data-rate='{first.rate:.4f}' data-lo='{lo:.4f}' data-hi='{hi:.4f}'>The first player "
-        f"wins {_ci(first)} of {first.games} games.</p>"
+        f"data-rate='{first.rate:.4f}' data-lo='{lo:.4f}' data-hi='{hi:.4f}'>The side that went "
+        f"first (the First Player of round 1; the marker then passes every round) wins "
+        f"{_ci(first)} of {first.games:,} games.</p>"
     )
     for by in ("scenario", "map"):
         groups: dict[str, stats.Balance] = f[by]  # type: ignore[assignment]
@@ -626,7 +989,7 @@ def _page(results: Path, f: dict[str, object], names: dict[str, str]) -> str:
                         _ci(w.barred),
                         str(w.free.games),
                         _ci(w.free) if w.free.games else "-",
-                        f"{100 * w.worth:+.0f} pts",
+                        f"{100 * w.worth:+.0f} pts" if w.comparable else _esc(NOTHING_TO_COMPARE),
                     )
                     for w in worth
                 ],

@@ -9,10 +9,17 @@ number of batches in flight, collected with `ray.wait` as they finish.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import importlib
+import importlib.util
 import math
+import os
+import re
 import signal
+import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -23,6 +30,7 @@ from typing import Any
 from funkoverse.errors import UserError
 from funkoverse.lab.game import GameRecord, play_task
 from funkoverse.lab.plan import GameTask
+from funkoverse.lab.progress import Progress
 from funkoverse.lab.store import Store
 
 BACKENDS = ("local", "ray")
@@ -30,6 +38,10 @@ BATCH_SECONDS = 0.1  # the least work a Ray task carries
 RAY_INSTALL = "--backend ray needs Ray: pip install -e '.[lab]' (or pip install 'ray>=2.9')"
 # A first guess of one game's seconds by agent, before any game of the run has finished.
 GUESS_SECONDS = {"random": 0.04, "greedy": 0.5, "easy": 0.3, "normal": 0.5}
+PROBE_SECONDS = 5.0  # how long a Ray address may take to answer before the run is refused
+WATCH_SECONDS = 1.0  # how often a worker looks for its parent
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+_ADDRESS = re.compile(r"(?:ray://)?\[?(?P<host>[^\[\]]+?)\]?[:](?P<port>\d+)")  # HOST:PORT
 
 
 @dataclass
@@ -53,14 +65,12 @@ def run(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
-    show_progress: bool = False,
+    progress: str | None = None,
     on_game: Callable[[GameTask, GameRecord], None] | None = None,
 ) -> RunStats:
-    """Play every task of the plan that the store lacks, storing each as it finishes."""
-    if backend not in BACKENDS:
-        raise UserError(f"--backend {backend}: the backends are {', '.join(BACKENDS)}")
-    if workers < 1:
-        raise UserError(f"--workers must be at least 1, not {workers}")
+    """Play every task of the plan that the store lacks, storing each as it finishes;
+    `progress` "bar" (a terminal's) or "lines" (a log's) shows how far it is."""
+    check_backend(backend, workers)
     store.add_plan(tasks)
     todo = store.pending(tasks)
     stats = RunStats(planned=len(tasks), already=len(tasks) - len(todo))
@@ -77,7 +87,7 @@ def run(
         results = _local(todo, workers)
     t0 = time.perf_counter()
     try:
-        with _progress(show_progress, len(tasks), stats.already) as advance:
+        with Progress(progress, len(tasks), stats.already) as advance:
             for task, record in results:
                 if store.add(task, record):
                     stats.played += 1
@@ -98,15 +108,30 @@ def run(
 # --------------------------------------------------------------------------- local
 
 
-def _quiet_worker() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops the run."""
+def _worker(parent: int) -> None:
+    """A worker process leaves Ctrl-C to its parent, which stops the run, and dies with it:
+    a parent-death signal where Linux offers one, and a watchdog everywhere (a parent killed
+    with SIGKILL cannot stop its pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def _local(todo: Sequence[GameTask], workers: int) -> Iterator[tuple[GameTask, GameRecord]]:
     """Tasks played in `workers` processes, a bounded number submitted at a time, results
     yielded as they finish."""
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker, initargs=(os.getpid(),))
     pending: dict[Future[GameRecord], GameTask] = {}
     queue = iter(todo)
     try:
@@ -143,6 +168,37 @@ def batches(todo: Sequence[GameTask], seconds_a_game: float) -> Iterator[list[Ga
 def guess_seconds(task: GameTask) -> float:
     """A first guess of how long one game of this task takes (its slower agent)."""
     return max(GUESS_SECONDS.get(a, 2.0) for a in (task.agent_a, task.agent_b))
+
+
+def check_backend(backend: str, workers: int, address: str | None = None) -> None:
+    """Refuse in one line, before anything is written, a run that cannot start: an unknown
+    backend, no workers, Ray missing, a Ray address where nothing answers."""
+    if backend not in BACKENDS:
+        raise UserError(f"--backend {backend}: the backends are {', '.join(BACKENDS)}")
+    if workers < 1:
+        raise UserError(f"--workers must be at least 1, not {workers}")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise UserError(RAY_INSTALL)
+    if address:
+        probe_address(address)
+
+
+def probe_address(address: str) -> None:
+    """Refuse at once, in one line, a Ray address where nothing answers (Ray itself retries
+    for minutes). Only a HOST:PORT address (or ray://HOST:PORT) is probed; 'auto' and the
+    like are Ray's to find."""
+    found = _ADDRESS.fullmatch(address.strip())
+    if found is None:
+        return
+    try:
+        with socket.create_connection((found["host"], int(found["port"])), timeout=PROBE_SECONDS):
+            pass
+    except OSError as e:
+        reason = e.strerror or type(e).__name__
+        raise UserError(
+            f"--address {address}: no Ray cluster answers there ({reason.lower()}); start one "
+            "with 'ray start --head' or give the address it prints"
+        ) from None
 
 
 def _ray_start(workers: int, address: str | None) -> tuple[Any, bool]:
@@ -200,53 +256,3 @@ def _ray(todo: Sequence[GameTask], ray: Any, workers: int) -> Iterator[tuple[Gam
     finally:
         for ref in in_flight:
             ray.cancel(ref, force=True)
-
-
-# --------------------------------------------------------------------------- progress
-
-
-class _progress:
-    """A rich progress bar on standard error (games done, the rate, the time left), or
-    nothing."""
-
-    def __init__(self, show: bool, total: int, done: int) -> None:
-        self.show = show
-        self.total = total
-        self.done = done
-        self.bar: Any = None
-
-    def __enter__(self) -> Callable[[float], None]:
-        if not self.show:
-            return lambda rate: None
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.bar = Progress(
-            TextColumn("games"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]:.2f} games/s"),
-            TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-        )
-        self.bar.start()
-        task = self.bar.add_task("games", total=self.total, completed=self.done, rate=0.0)
-
-        def advance(rate: float) -> None:
-            self.bar.update(task, advance=1, rate=rate)
-
-        return advance
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            sys.stderr.flush()

@@ -2,10 +2,8 @@
 of the rows, so a test can recompute each one and compare it with the page.
 
 Scores count a draw (a game stopped at the round limit) as half a win. Intervals of rates
-are Wilson 95% intervals (`arena.wilson`); ratings are a Bradley-Terry model of teams (a
-team's strength is the sum of its characters' and items' ratings; the chance that A beats
-B is the logistic of the difference), fitted by maximum likelihood with a small ridge
-term, with bootstrap intervals from resampled games.
+are Wilson 95% intervals (`arena.wilson`). The ratings, a model of teams as the sum of
+their cards, are `lab/model.py`'s.
 """
 
 from __future__ import annotations
@@ -21,9 +19,6 @@ from typing import Any
 from funkoverse.ai.arena import wilson
 from funkoverse.errors import UserError
 from funkoverse.lab.bars import parse_bar
-
-RIDGE = 0.01  # keeps ratings finite when a card always wins or always loses
-ELO = 400 / 2.302585092994046  # log-odds to Elo points
 
 
 @dataclass(frozen=True)
@@ -44,6 +39,9 @@ class Game:
     rounds: int
     abilities: dict[str, dict[str, int]]
     items: dict[str, dict[str, int]]
+    points_a: int = 0
+    points_b: int = 0
+    seed: int = 0
 
     @property
     def score_a(self) -> float:
@@ -56,35 +54,50 @@ class Game:
         return chars.split("+"), [i for i in items.split("+") if i]
 
 
+# The columns the report reads: never a game's log or spec, the bulk of a store.
+READ_COLUMNS = (
+    "game_id",
+    "scenario",
+    "map",
+    "team_a",
+    "team_b",
+    "agent_a",
+    "agent_b",
+    "bars",
+    "a_side",
+    "first_player",
+    "winner",
+    "rounds",
+    "abilities",
+    "items",
+    "points_a",
+    "points_b",
+    "seed",
+)
+
+
 def load_games(path: Path) -> list[Game]:
-    """Every game of a results store."""
+    """Every game of a results store, read column by column as the report needs them."""
     if not path.is_file():
         raise UserError(f"{path}: no such results store")
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        db.row_factory = sqlite3.Row
-        rows = db.execute("SELECT * FROM games ORDER BY game_id").fetchall()
+        columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+        wanted = list(READ_COLUMNS)
+        if "last_first_player" not in columns:
+            # written before the starting first player was kept: its first_player column
+            # holds the last round's, so who went first is read from the spec
+            wanted[wanted.index("first_player")] = "json_extract(spec, '$.first_player')"
+        rows = db.execute(f"SELECT {', '.join(wanted)} FROM games ORDER BY game_id").fetchall()
     except sqlite3.DatabaseError as e:
         raise UserError(f"{path}: not a results store ({e})") from None
-    out = [
-        Game(
-            r["game_id"],
-            r["scenario"],
-            r["map"],
-            r["team_a"],
-            r["team_b"],
-            r["agent_a"],
-            r["agent_b"],
-            tuple(json.loads(r["bars"])),
-            r["a_side"],
-            r["first_player"],
-            r["winner"],
-            r["rounds"],
-            json.loads(r["abilities"]),
-            json.loads(r["items"]),
-        )
-        for r in rows
-    ]
+    out = []
+    for r in rows:
+        fields = dict(zip(READ_COLUMNS, r, strict=True))
+        for name in ("abilities", "items"):
+            fields[name] = json.loads(fields[name])
+        fields["bars"] = tuple(json.loads(fields["bars"]))
+        out.append(Game(**fields))
     db.close()
     return out
 
@@ -94,8 +107,8 @@ def content_of(path: Path) -> tuple[str, ...]:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         found: set[str] = set()
-        for (task,) in db.execute("SELECT task FROM plan"):
-            found.update(json.loads(task).get("content", ()))
+        for (content,) in db.execute("SELECT DISTINCT json_extract(task, '$.content') FROM plan"):
+            found.update(json.loads(content or "[]"))
     finally:
         db.close()
     return tuple(sorted(found))
@@ -217,112 +230,6 @@ def lengths(games: Iterable[Game]) -> dict[int, tuple[int, int]]:
     return {r: (done[r], stopped[r]) for r in sorted(set(done) | set(stopped))}
 
 
-# --------------------------------------------------------------------------- ratings
-
-
-@dataclass
-class Rating:
-    """A card's Bradley-Terry rating in log-odds (0 is the average card of its kind) and in
-    Elo points, with its bootstrap interval."""
-
-    card: str
-    kind: str  # "character" or "item"
-    games: int
-    theta: float
-    lo: float = 0.0
-    hi: float = 0.0
-
-    @property
-    def elo(self) -> float:
-        return ELO * self.theta
-
-
-def _design(games: Sequence[Game]) -> tuple[list[str], list[str], Any, Any]:
-    import numpy as np
-
-    chars = sorted({c for g in games for w in "ab" for c in g.members(w)[0]})
-    items = sorted({i for g in games for w in "ab" for i in g.members(w)[1]})
-    col = {("c", c): j for j, c in enumerate(chars)}
-    col.update({("i", i): len(chars) + j for j, i in enumerate(items)})
-    x = np.zeros((len(games), len(col)))
-    y = np.zeros(len(games))
-    for n, g in enumerate(games):
-        for who, sign in (("a", 1.0), ("b", -1.0)):
-            cs, its = g.members(who)
-            for c in cs:
-                x[n, col[("c", c)]] += sign
-            for i in its:
-                x[n, col[("i", i)]] += sign
-        y[n] = g.score_a
-    return chars, items, x, y
-
-
-def _fit(x: Any, y: Any, start: Any = None) -> Any:
-    """Maximum-likelihood team Bradley-Terry (logistic, fractional outcomes for draws) with a
-    ridge term."""
-    import numpy as np
-    from scipy.optimize import minimize  # type: ignore[import-untyped,unused-ignore]
-
-    def loss(theta: Any) -> tuple[float, Any]:
-        z = x @ theta
-        # log(1 + e^z) - y z, stably
-        nll = np.sum(np.logaddexp(0.0, z) - y * z) + RIDGE / 2 * theta @ theta
-        p = 1 / (1 + np.exp(-z))
-        grad = x.T @ (p - y) + RIDGE * theta
-        return float(nll), grad
-
-    theta0 = np.zeros(x.shape[1]) if start is None else start
-    found = minimize(loss, theta0, jac=True, method="L-BFGS-B")
-    return found.x
-
-
-def _centre(theta: Any, chars: int) -> Any:
-    """Ratings relative to the average card of their kind (team strengths only fix the
-    differences)."""
-    out = theta.copy()
-    if chars:
-        out[:chars] -= out[:chars].mean()
-    if len(out) > chars:
-        out[chars:] -= out[chars:].mean()
-    return out
-
-
-def ratings(games: Sequence[Game], bootstrap: int = 200, seed: int = 0) -> list[Rating]:
-    """Bradley-Terry ratings of every character and item, with bootstrap 95% intervals
-    (resampling games, `seed` fixing the draws), best first."""
-    import numpy as np
-
-    if not games:
-        return []
-    chars, items, x, y = _design(games)
-    theta = _centre(_fit(x, y), len(chars))
-    counts = card_rates(games)
-    item_counts = card_rates(games, items=True)
-    draws = []
-    rng = np.random.default_rng(seed)
-    for _ in range(bootstrap):
-        pick = rng.integers(0, len(games), len(games))
-        draws.append(_centre(_fit(x[pick], y[pick], theta), len(chars)))
-    lo = np.percentile(draws, 2.5, axis=0) if draws else theta
-    hi = np.percentile(draws, 97.5, axis=0) if draws else theta
-    out = [
-        Rating(c, "character", counts[c].games, float(theta[j]), float(lo[j]), float(hi[j]))
-        for j, c in enumerate(chars)
-    ]
-    out += [
-        Rating(
-            i,
-            "item",
-            item_counts[i].games,
-            float(theta[len(chars) + j]),
-            float(lo[len(chars) + j]),
-            float(hi[len(chars) + j]),
-        )
-        for j, i in enumerate(items)
-    ]
-    return sorted(out, key=lambda r: (r.kind, -r.theta, r.card))
-
-
 # --------------------------------------------------------------------------- cards in use
 
 
@@ -371,6 +278,11 @@ class Worth:
     free: Rate
 
     @property
+    def comparable(self) -> bool:
+        """Whether free games of the same matchups exist to measure the bar against."""
+        return self.free.games > 0 and self.barred.games > 0
+
+    @property
     def worth(self) -> float:
         return self.free.rate - self.barred.rate
 
@@ -380,7 +292,7 @@ def worth(games: Sequence[Game], owners: dict[str, str]) -> list[Worth]:
     against the same side's score in the same matchups without bars. A bar on both sides
     counts the side that has the card (games where both or neither have it are left out);
     an action barred to both sides is symmetric and measures nothing."""
-    free: dict[tuple[str, ...], list[Game]] = defaultdict(list)
+    free: dict[tuple[object, ...], list[Game]] = defaultdict(list)
     for g in games:
         if not g.bars:
             free[_pairing(g)].append(g)
@@ -407,11 +319,12 @@ def worth(games: Sequence[Game], owners: dict[str, str]) -> list[Worth]:
                 if len(sides) == 1:
                     seen.add(f.game_id)
                     w.free.add(f.score_a if sides[0] == "a" else 1 - f.score_a)
-    return sorted(out.values(), key=lambda w: -w.worth)
+    return sorted(out.values(), key=lambda w: (not w.comparable, -w.worth))
 
 
-def _pairing(g: Game) -> tuple[str, ...]:
-    return (g.scenario, g.map, g.team_a, g.team_b, g.agent_a, g.agent_b)
+def _pairing(g: Game) -> tuple[object, ...]:
+    """A matchup whichever team was team A (a --focus run puts its card's team there)."""
+    return (g.scenario, g.map, *sorted(((g.team_a, g.agent_a), (g.team_b, g.agent_b))))
 
 
 def _holds(g: Game, who: str, bar: Any, owners: dict[str, str]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS games (
     agent_b TEXT NOT NULL,
     bars TEXT NOT NULL,          -- JSON list of bars, as written ("a=ability:savage-hunger")
     a_side TEXT NOT NULL,
-    first_player TEXT,
+    first_player TEXT,           -- who went first in round 1 (the marker then passes each round)
+    last_first_player TEXT,      -- who held the First Player marker in the last round
     winner_side TEXT,
     winner TEXT,                 -- 'a', 'b', or NULL: stopped at the round limit (a draw)
     points_a INTEGER NOT NULL,
@@ -73,6 +74,19 @@ RESULT_COLUMNS = (
 )
 
 
+def _upgrade(db: sqlite3.Connection) -> None:
+    """A store written before the starting first player was kept: its `first_player` held
+    the last round's; it becomes `last_first_player`, and `first_player` is read again from
+    each game's spec (the lab always names who goes first)."""
+    columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+    if "last_first_player" in columns:
+        return
+    with db:
+        db.execute("ALTER TABLE games RENAME COLUMN first_player TO last_first_player")
+        db.execute("ALTER TABLE games ADD COLUMN first_player TEXT")
+        db.execute("UPDATE games SET first_player = json_extract(spec, '$.first_player')")
+
+
 class Store:
     """A results store on disk."""
 
@@ -85,6 +99,7 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            _upgrade(self.db)
         except sqlite3.DatabaseError as e:
             raise UserError(f"{self.path}: not a results store ({e})") from None
         self.db.row_factory = sqlite3.Row
@@ -100,8 +115,38 @@ class Store:
 
     # -- the plan ------------------------------------------------------------
 
-    def add_plan(self, tasks: Iterable[GameTask]) -> None:
-        """Add games to the plan (games planned already stay as they are)."""
+    def check_plan(self, tasks: Sequence[GameTask]) -> None:
+        """Refuse, changing nothing, a plan of another master seed than the store's: its
+        games would be new games under old ids, or a second plan mixed into the figures."""
+        if not tasks:
+            return
+        seed = tasks[0].master_seed
+        found = {
+            s
+            for (s,) in self.db.execute(
+                "SELECT DISTINCT json_extract(task, '$.master_seed') FROM plan"
+            )
+        }
+        other = sorted(found - {None, seed})
+        if other:
+            raise UserError(
+                f"{self.path}: its games were planned with master seed {other[0]}, not {seed}; "
+                f"give --seed {other[0]} to add to that plan, or another --out for a new one"
+            )
+        if None in found:  # a plan stored before its master seed was kept: compare seeds
+            planned = dict(
+                self.db.execute("SELECT game_id, json_extract(task, '$.seed') FROM plan")
+            )
+            if any(planned.get(t.game_id, t.seed) != t.seed for t in tasks):
+                raise UserError(
+                    f"{self.path}: its games were planned with another master seed than {seed}; "
+                    "give that seed to add to its plan, or another --out for a new one"
+                )
+
+    def add_plan(self, tasks: Sequence[GameTask]) -> None:
+        """Add games to the plan (games planned already stay as they are), once
+        `check_plan` has found it of the store's master seed."""
+        self.check_plan(tasks)
         with self.db:
             self.db.executemany(
                 "INSERT OR IGNORE INTO plan (game_id, matchup, idx, task) VALUES (?, ?, ?, ?)",
@@ -128,36 +173,38 @@ class Store:
     def add(self, task: GameTask, record: GameRecord) -> bool:
         """Store a finished game in one transaction; False when it was stored already."""
         b_side = "light" if task.a_side == "dark" else "dark"
+        row = {
+            "game_id": task.game_id,
+            "matchup": task.matchup,
+            "idx": task.index,
+            "scenario": task.scenario,
+            "map": task.map,
+            "team_a": task.team_a,
+            "team_b": task.team_b,
+            "agent_a": task.agent_a,
+            "agent_b": task.agent_b,
+            "bars": json.dumps(list(task.bars)),
+            "a_side": task.a_side,
+            "first_player": record.first_player,
+            "last_first_player": record.last_first_player,
+            "winner_side": record.winner_side,
+            "winner": record.winner,
+            "points_a": record.points.get(task.a_side, 0),
+            "points_b": record.points.get(b_side, 0),
+            "rounds": record.rounds,
+            "abilities": json.dumps(record.abilities, sort_keys=True),
+            "items": json.dumps(record.items, sort_keys=True),
+            "forced": record.forced,
+            "spec": task.spec,
+            "seed": task.seed,
+            "log": json.dumps(record.log, separators=(",", ":")),
+            "seconds": record.seconds,
+        }
         with self.db:
             cur = self.db.execute(
-                "INSERT OR IGNORE INTO games VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    task.game_id,
-                    task.matchup,
-                    task.index,
-                    task.scenario,
-                    task.map,
-                    task.team_a,
-                    task.team_b,
-                    task.agent_a,
-                    task.agent_b,
-                    json.dumps(list(task.bars)),
-                    task.a_side,
-                    record.first_player,
-                    record.winner_side,
-                    record.winner,
-                    record.points.get(task.a_side, 0),
-                    record.points.get(b_side, 0),
-                    record.rounds,
-                    json.dumps(record.abilities, sort_keys=True),
-                    json.dumps(record.items, sort_keys=True),
-                    record.forced,
-                    task.spec,
-                    task.seed,
-                    json.dumps(record.log, separators=(",", ":")),
-                    record.seconds,
-                ),
+                f"INSERT OR IGNORE INTO games ({', '.join(row)}) "
+                f"VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()),
             )
         return cur.rowcount == 1
 

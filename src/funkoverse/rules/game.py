@@ -317,6 +317,28 @@ class Game:
         choice, shown = self.sample_chance()
         return shown + self.play(choice)
 
+    def fork(self) -> Game:
+        """An independent copy of the game (position, generator and log): what is played on
+        the copy leaves this game as it was. The server plays a choice on a fork and keeps it
+        only once the choice is written."""
+        self._sync()
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.log = list(self.log)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        if self._kernel is not None:
+            other._kernel = self._kernel.copy()
+            # a position handed out by `state` stays with this game; the fork reads its own
+            other._state = None
+            other._lent_key = other._lent_dump = None
+            other._cache = self._cache.copy() if self._cache is not None else None
+        else:
+            other._state = self._state.copy() if self._state is not None else None
+            other._cache = None
+            other._cache_fresh = False
+        return other
+
     @classmethod
     def at(cls, state: GameState, seed: int = 0, kernel: bool = False) -> Game:
         """A game that starts from a given position (puzzles, tests, analysis), played by the

@@ -30,7 +30,7 @@ from funkoverse.rules.errors import (
 from funkoverse.rules.events import Event, EventKind
 from funkoverse.rules.game import Game
 from funkoverse.rules.spec import SetupSpec, SpecError
-from funkoverse.rules.state import CHANCE, GameState, Setup
+from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
 from funkoverse.rules.view import may_see_choice, observe, observe_event, secret_decision
 from funkoverse.rules.world import display_names
 
@@ -114,6 +114,18 @@ class Session:
 
     # -- what anyone may ask ----------------------------------------------------
 
+    def fork(self) -> Session:
+        """An independent copy of the session: a choice played on it leaves this one as it was
+        (the server keeps the copy only once the choice is written to its database)."""
+        other = Session.__new__(Session)
+        other.setup = self.setup
+        other.seed = self.seed
+        other.entries = list(self.entries)
+        other.records = list(self.records)
+        other._game = self._game.fork()
+        other._names = self._names
+        return other
+
     @property
     def version(self) -> int:
         """How many entries the log holds."""
@@ -136,6 +148,11 @@ class Session:
     @property
     def seats(self) -> tuple[str, ...]:
         return self._game.seats
+
+    @property
+    def phase(self) -> Phase:
+        """The phase of the game (setup's flip, draft, secret picks and placing, or play)."""
+        return self._game.peek().phase
 
     @property
     def state(self) -> GameState:
@@ -280,8 +297,15 @@ class Session:
         entries = [replace(e, undone=False) for e in session.entries[:version]]
         return cls(session.setup, session.seed, entries, settle=False, strict=False)
 
+    def extend(self, entries: Sequence[Entry]) -> None:
+        """Play on from here with entries of the same game's log (an authority's entries from
+        this session's version on: chance outcomes as logged, undos taken again); refused
+        with `IllegalChoice` naming the entry, as a replay is."""
+        self._replay(entries, strict=True)
+
     def _replay(self, entries: Sequence[Entry], strict: bool = True) -> None:
-        for i, entry in enumerate(entries):
+        first = len(self.entries)
+        for i, entry in enumerate(entries, start=first):
             where = f"log entry {i + 1} ('{entry.choice or entry.kind}')"
             if entry.kind == UNDO:
                 n = self.undoable()
@@ -302,7 +326,7 @@ class Session:
                 raise IllegalChoice(f"{where}: {e}") from None
             seat = None if entry.kind == CHANCE_ENTRY else decider
             self._add(Entry(entry.kind, entry.choice, seat, entry.secret), events)
-        for i, (read, made) in enumerate(zip(entries, self.entries, strict=True)):
+        for i, (read, made) in enumerate(zip(entries, self.entries[first:], strict=True), first):
             if not strict:
                 break
             if read.undone != made.undone:

@@ -2,13 +2,12 @@
 
 Requests are checked in the order the spec gives (413, malformed JSON, 404, 401, 403, a
 bad field, a resend, 409 stale, 409 finished, 409 not_your_turn, 422), so a body is read
-and parsed by hand before its fields are validated by the pydantic models; every refusal
-is `{"error": {"code", "message"}}` and changes nothing.
+and parsed by hand (`inputs.read_json`) before its fields are validated by the strict
+pydantic models; every refusal is `{"error": {"code", "message"}}` and changes nothing.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,11 +15,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from funkoverse.content.catalog import cards, catalog
@@ -30,12 +28,17 @@ from funkoverse.errors import UserError
 from funkoverse.rules.preview import preview
 from funkoverse.rules.serialize import board_to_json
 from funkoverse.server.ai import Thinkers
-from funkoverse.server.games import ApiError, Games, Room, Watcher
-from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, first_error
+from funkoverse.server.database import Database
+from funkoverse.server.errors import ApiError
+from funkoverse.server.games import Games, Room
+from funkoverse.server.guard import Guard, Limit, Limits, internal_error
+from funkoverse.server.inputs import MAX_BODY, fields, read_json, too_large
+from funkoverse.server.live import Live
+from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, check_ids, refusals
 from funkoverse.server.store import Store
 
-MAX_BODY = 64 * 1024
 WEB = Path(str(resources.files("funkoverse") / "web"))
+SEED_BITS = 128
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -46,16 +49,13 @@ async def _body(request: Request) -> Any:
     """The request's JSON: refused as too large (413) or malformed (400) before anything else."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_BODY:
-        raise ApiError(413, "too_large", f"a body is at most {MAX_BODY // 1024} KiB")
+        raise too_large()
     data = b""
     async for chunk in request.stream():
         data += chunk
         if len(data) > MAX_BODY:
-            raise ApiError(413, "too_large", f"a body is at most {MAX_BODY // 1024} KiB")
-    try:
-        return json.loads(data) if data else None
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ApiError(400, "bad_request", f"malformed JSON: {str(e).splitlines()[0]}") from None
+            raise too_large()
+    return read_json(data)
 
 
 def _token(request: Request) -> str | None:
@@ -80,11 +80,8 @@ def _seat(room: Room, token: str | None, required: bool) -> str | None:
     return seat
 
 
-def _fields(model: type[BaseModel], data: Any) -> Any:
-    try:
-        return model.model_validate(data if data is not None else {})
-    except ValidationError as e:
-        raise ApiError(400, "bad_request", first_error(e)) from None
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
 
 
 def latest_report(db: Path) -> Path | None:
@@ -98,32 +95,62 @@ def latest_report(db: Path) -> Path | None:
     return latest(Path(named) if named else db.parent / "report")
 
 
-def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
+SINCE = Query(default=None, ge=0, description="only the log's events from this entry on")
+
+
+def create_app(
+    db: Path,
+    workers: int = 2,
+    thinking: bool = True,
+    limits: Limits | None = None,
+    allowed_origins: frozenset[str] = frozenset(),
+    store: Store | None = None,
+) -> Any:
     """The server's application, its games kept in the SQLite database `db`."""
-    store = Store(db)
-    thinkers = Thinkers(workers) if thinking else None
-    games = Games(store, thinkers)
+    store = store if store is not None else Store(db)
+    database = Database(store)
+    games = Games(database, None)
+    limits = limits or Limits()
+    making = Limit("new games", limits.games, limits.burst)
+    hints = Limit("hints", limits.hints, limits.burst)
+    box: dict[str, Any] = dict(catalog())
+    box["levels"] = ["easy", "normal", "hard", "expert"]
+    box["cards"] = cards()
+    map_ids = {m["id"] for m in box["maps"]}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        games.resume()
+        games.thinkers = Thinkers(workers) if thinking else None
+        await games.resume()
         yield
-        if thinkers is not None:
-            thinkers.close()
-        store.close()
+        if games.thinkers is not None:
+            games.thinkers.close()
+            games.thinkers = None
+        database.close()
 
     app = FastAPI(
         title="Funkoverse",
         summary="The Funkoverse Strategy Game: play against the computer or a friend.",
         version="1",
         lifespan=lifespan,
-        docs_url="/docs",
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.games = games
+    app.state.store = store
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        headers = {"Retry-After": "5"} if exc.status in (429, 503) else None
+        response = _error(exc.status, exc.code, exc.message)
+        if headers:
+            response.headers.update(headers)
+        return response
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        error = internal_error(exc, request.method, request.url.path)
+        return _error(error.status, error.code, error.message)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -136,11 +163,14 @@ def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "bad_request"}.get(exc.status_code, "bad_request")
-        return _error(exc.status_code, code, str(exc.detail))
-
-    @app.exception_handler(Exception)
-    async def internal(request: Request, exc: Exception) -> JSONResponse:
-        return _error(500, "internal", f"internal error: {type(exc).__name__}")
+        message = {404: "no such page", 405: "this method is not allowed here"}.get(
+            exc.status_code, "bad request"
+        )
+        response = _error(exc.status_code, code, message)
+        response.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # every method the path takes, from each route it matches
+            response.headers["Allow"] = ", ".join(sorted(_methods(app, request.scope)))
+        return response
 
     # -- the API -----------------------------------------------------------------
 
@@ -152,39 +182,33 @@ def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
     async def content() -> dict[str, Any]:
         """What a game can be made of, by box (the ids of `funkoverse content list --json`),
         the AI levels, and every card's text."""
-        found: dict[str, Any] = dict(catalog())
-        found["levels"] = ["easy", "normal", "hard", "expert"]
-        found["cards"] = cards()
-        return found
+        return box
 
-    @app.get("/api/maps/{map_id}")
+    @app.get("/api/maps/{map_id}", responses=refusals(404))
     async def map_data(map_id: str) -> dict[str, Any]:
-        """A map's squares, walls, areas and layers, to draw it."""
-        try:
-            board = load_map(map_id)
-        except UserError as e:
-            raise ApiError(404, "not_found", str(e)) from None
-        return board_to_json(board)
+        """A map's squares, walls, areas and layers, to draw it (a map id of `/api/content`)."""
+        if map_id not in map_ids:
+            shown = map_id if len(map_id) <= 40 else map_id[:40] + "..."
+            raise ApiError(404, "not_found", f"no map {shown!r}; the maps are in /api/content")
+        return board_to_json(load_map(map_id))
 
     @app.post(
         "/api/games",
         status_code=201,
-        openapi_extra={
-            "requestBody": {
-                "content": {"application/json": {"schema": NewGame.model_json_schema()}},
-                "required": True,
-            }
-        },
+        responses=refusals(400, 403, 413, 429, 503),
+        openapi_extra=body_of(NewGame),
     )
     async def create(request: Request) -> JSONResponse:
         """A new game; what is left out is drawn from the seed."""
-        body = _fields(NewGame, await _body(request))
-        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        body = fields(NewGame, await _body(request))
+        check_ids(body, box)
+        making.take(_address(request))
+        seed = body.seed if body.seed is not None else secrets.randbits(SEED_BITS)
         try:
             spec = draw_spec(body.request(), seed)
         except UserError as e:
             raise ApiError(400, "bad_request", str(e)) from None
-        room, tokens = games.create(spec, seed)
+        room, tokens = await games.create(spec, seed)
         return JSONResponse(
             {
                 "game": room.id,
@@ -198,64 +222,62 @@ def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
             status_code=201,
         )
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=refusals(503))
     async def listing() -> dict[str, Any]:
-        return {"games": games.listing()}
+        return {"games": await games.listing()}
 
-    @app.get("/api/games/{game}")
-    async def view(game: str, request: Request) -> dict[str, Any]:
-        room = games.room(game)
+    @app.get("/api/games/{game}", responses=refusals(400, 403, 404, 503))
+    async def view(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
+        room = await games.room(game)
         seat = _seat(room, _token(request), required=False)
-        return games.view(room, seat)
+        return games.view(room, seat, since)
 
     @app.post(
         "/api/games/{game}/choices",
-        openapi_extra={
-            "requestBody": {
-                "content": {"application/json": {"schema": ChoiceIn.model_json_schema()}},
-                "required": True,
-            }
-        },
+        responses=refusals(400, 401, 403, 404, 409, 413, 422, 503),
+        openapi_extra=body_of(ChoiceIn),
     )
-    async def choose(game: str, request: Request) -> dict[str, Any]:
+    async def choose(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
         data = await _body(request)
-        room = games.room(game)
+        room = await games.room(game)
         seat = _seat(room, _token(request), required=True)
         assert seat is not None
-        body = _fields(ChoiceIn, data)
-        return await games.play(room, seat, body.choice, body.version)
+        body = fields(ChoiceIn, data)
+        await games.play(room, seat, body.choice, body.version)
+        return games.view(room, seat, _clamped(since, room))
 
     @app.post(
         "/api/games/{game}/undo",
-        openapi_extra={
-            "requestBody": {
-                "content": {"application/json": {"schema": UndoIn.model_json_schema()}},
-                "required": True,
-            }
-        },
+        responses=refusals(400, 401, 403, 404, 409, 413, 503),
+        openapi_extra=body_of(UndoIn),
     )
-    async def undo(game: str, request: Request) -> dict[str, Any]:
+    async def undo(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
         data = await _body(request)
-        room = games.room(game)
+        room = await games.room(game)
         seat = _seat(room, _token(request), required=True)
         assert seat is not None
-        body = _fields(UndoIn, data)
-        return await games.undo(room, seat, body.version, body.tokens)
+        body = fields(UndoIn, data)
+        await games.undo(room, seat, body.version, body.tokens)
+        return games.view(room, seat, _clamped(since, room))
 
-    @app.get("/api/games/{game}/hint")
+    @app.get("/api/games/{game}/hint", responses=refusals(400, 401, 403, 404, 409, 429, 503))
     async def hint(game: str, request: Request) -> dict[str, Any]:
         """The search's best three choices for the seat that decides, with their estimated
         chance to win (the same search as the hard level)."""
-        room = games.room(game)
+        room = await games.room(game)
         seat = _seat(room, _token(request), required=True)
         assert seat is not None
-        return {"version": room.session.version, "hint": await games.hint(room, seat)}
+        hints.take(_address(request))
+        version = room.session.version
+        return {"version": version, "hint": await games.hint(room, seat)}
 
-    @app.get("/api/games/{game}/preview")
-    async def preview_piece(game: str, piece: str, request: Request) -> dict[str, Any]:
+    @app.get("/api/games/{game}/preview", responses=refusals(400, 401, 403, 404, 503))
+    async def preview_piece(
+        game: str, request: Request, piece: str = Query(max_length=60)
+    ) -> dict[str, Any]:
         """Where a character of the seat could move, what it sees, and the odds of each
         challenge it could make, before the player commits to it."""
-        room = games.room(game)
+        room = await games.room(game)
         seat = _seat(room, _token(request), required=True)
         view = room.session.view(seat)
         found = view.pieces.get(piece)
@@ -280,94 +302,21 @@ def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
             ],
         }
 
-    @app.get("/api/games/{game}/replay")
+    @app.get("/api/games/{game}/replay", responses=refusals(404, 409, 503))
     async def replay(game: str) -> dict[str, Any]:
-        return games.replay(games.room(game))
+        return games.replay(await games.room(game))
 
-    @app.get("/api/games/{game}/at/{version}")
+    @app.get("/api/games/{game}/at/{version}", responses=refusals(400, 404, 409, 503))
     async def at(game: str, version: int) -> dict[str, Any]:
-        return games.at(games.room(game), version)
+        return games.at(await games.room(game), version)
+
+    live = Live(games, allowed_origins)
 
     @app.websocket("/api/games/{game}/ws")
-    async def live(websocket: WebSocket, game: str, token: str | None = None) -> None:
-        await websocket.accept()
-        try:
-            room = games.room(game)
-        except ApiError as e:
-            await websocket.send_json({"type": "error", **e.body()})
-            await websocket.close()
-            return
-        seat: str | None = None
-        if token is not None:
-            seat = room.seat_of(token)
-            if seat is None:
-                await websocket.send_json(
-                    {
-                        "type": "error",
-                        **ApiError(
-                            403, "wrong_seat", "this token is not one of this game's seats"
-                        ).body(),
-                    }
-                )
-                await websocket.close()
-                return
-        watcher = Watcher(seat, websocket.send_json)
-        room.watchers.add(watcher)
-        try:
-            await websocket.send_json({"type": "view", "view": games.view(room, seat)})
-            while True:
-                text = await websocket.receive_text()
-                await _message(room, watcher, text, websocket)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            room.watchers.discard(watcher)
-
-    async def _message(room: Room, watcher: Watcher, text: str, websocket: WebSocket) -> None:
-        async def refuse(e: ApiError) -> None:
-            await websocket.send_json({"type": "error", **e.body()})
-
-        if len(text.encode("utf-8", "replace")) > MAX_BODY:
-            await refuse(ApiError(413, "too_large", f"a message is at most {MAX_BODY // 1024} KiB"))
-            return
-        try:
-            data = json.loads(text)
-        except ValueError:
-            await refuse(ApiError(400, "bad_request", "malformed JSON"))
-            return
-        if not isinstance(data, dict):
-            await refuse(ApiError(400, "bad_request", "a message is a JSON object"))
-            return
-        kind = data.get("type")
-        if (kind is None and "token" in data) or kind == "token":
-            seat = room.seat_of(data.get("token") if isinstance(data.get("token"), str) else None)
-            if seat is None:
-                await refuse(
-                    ApiError(403, "wrong_seat", "this token is not one of this game's seats")
-                )
-                return
-            watcher.seat = seat
-            await websocket.send_json({"type": "view", "view": games.view(room, seat)})
-            return
-        if kind == "view":
-            await websocket.send_json({"type": "view", "view": games.view(room, watcher.seat)})
-            return
-        if kind != "choice":
-            await refuse(ApiError(400, "bad_request", "type: 'choice', 'view' or 'token'"))
-            return
-        if watcher.seat is None:
-            await refuse(
-                ApiError(401, "no_token", 'acting needs a seat token: send {"token": ...} first')
-            )
-            return
-        try:
-            body = _fields(ChoiceIn, {k: v for k, v in data.items() if k != "type"})
-            before = room.session.version
-            seen = await games.play(room, watcher.seat, body.choice, body.version)
-            if room.session.version == before:  # a resend: no change, so no broadcast
-                await websocket.send_json({"type": "view", "view": seen})
-        except ApiError as e:
-            await refuse(e)
+    async def socket(
+        websocket: WebSocket, game: str, token: str | None = None, since: str | None = None
+    ) -> None:
+        await live.serve(websocket, game, token, since)
 
     # -- the page ----------------------------------------------------------------
 
@@ -378,6 +327,15 @@ def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
     @app.get("/games/{game}", include_in_schema=False)
     async def game_page(game: str) -> FileResponse:
         return FileResponse(WEB / "game.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> FileResponse:
+        """The API's documentation, every script served from here (it works offline)."""
+        return FileResponse(WEB / "docs.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> FileResponse:
+        return FileResponse(WEB / "redoc.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -391,12 +349,75 @@ def create_app(db: Path, workers: int = 2, thinking: bool = True) -> FastAPI:
             return Response(
                 "<!doctype html><title>No report</title><p>No balance report yet: run "
                 "<code>funkoverse simulate</code>, then <code>funkoverse report RESULTS.db "
-                f"--out {db.parent / 'report'}</code> (or set FUNKOVERSE_REPORT to a report "
-                "folder).</p>",
+                "--out DIR</code> with DIR the folder <code>report</code> beside the games "
+                "database (or set FUNKOVERSE_REPORT to a report folder).</p>",
                 status_code=404,
                 media_type="text/html",
             )
         return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
+    @app.get("/report/{name}", include_in_schema=False)
+    async def report_file(name: str) -> Response:
+        """A CSV file of the latest report, found by its name in the report folder's listing
+        (a name, never a path)."""
+        page = latest_report(db)
+        files = {p.name: p for p in page.parent.glob("*.csv")} if page is not None else {}
+        if name not in files:
+            known = ", ".join(sorted(files)) or "none: no report yet"
+            return _error(404, "not_found", f"no report file '{name[:80]}'; the files: {known}")
+        return FileResponse(
+            files[name], media_type="text/csv", headers={"Cache-Control": "no-cache"}
+        )
+
     app.mount("/static", StaticFiles(directory=WEB), name="static")
-    return app
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's document, with the bodies read by hand described by their models."""
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            document = get_openapi(
+                title=app.title, version=app.version, summary=app.summary, routes=app.routes
+            )
+            found = document.setdefault("components", {}).setdefault("schemas", {})
+            for model in (NewGame, ChoiceIn, UndoIn):
+                schema = model.model_json_schema(ref_template=REF + "{model}")
+                found.update(schema.pop("$defs", {}))
+                found[model.__name__] = schema
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return Guard(app, allowed_origins)
+
+
+REF = "#/components/schemas/"
+
+
+def body_of(model: type[Any]) -> dict[str, Any]:
+    """A route's JSON body in the OpenAPI document (read by `inputs.read_json`, then checked
+    against `model`, so that the spec's order of refusals holds)."""
+    return {
+        "requestBody": {
+            "content": {"application/json": {"schema": {"$ref": REF + model.__name__}}},
+            "required": True,
+        }
+    }
+
+
+def _methods(app: FastAPI, scope: Any) -> set[str]:
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches({**scope, "method": "GET"})
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return methods
+
+
+def _clamped(since: int | None, room: Room) -> int | None:
+    """A `since` past what an answer holds shows what is new from there."""
+    if since is None:
+        return None
+    return min(since, room.session.version)

@@ -64,11 +64,21 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+def _serve(
+    db: Path,
+    port: int,
+    workers: int = 1,
+    log: Path | None = None,
+    extra: tuple[str, ...] = (),
+) -> subprocess.Popen[bytes]:
+    """`funkoverse serve` on `db` and `port`, once it accepts connections."""
     command = [sys.executable, "-m", "funkoverse", "serve", "--port", str(port), "--db", str(db)]
+    out = log.open("wb") if log is not None else subprocess.DEVNULL
     process = subprocess.Popen(
-        [*command, "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*command, "--workers", str(workers), *extra], stdout=out, stderr=subprocess.STDOUT
     )
+    if log is not None:
+        out.close()  # type: ignore[union-attr]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:

@@ -4,46 +4,43 @@
 (the seat, the version, the legal choices), writes it to the store in the transaction
 that acknowledges it, lets the computer's seats think in worker processes, and tells
 every watcher its own seat's view. It holds no rule of its own.
+
+A write is all or nothing: a choice is played on a fork of the game's session, written to
+the database, and only once the transaction has committed does the fork become the game.
+A write the database cannot take leaves the game as it was, in memory and on disk, and is
+answered `503 unavailable`. Database work runs on a thread of its own, never on the event
+loop; what the game tells its watchers is queued for each socket and never awaited.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from funkoverse.content.setups import build
-from funkoverse.errors import UserError
-from funkoverse.rules.describe import label
 from funkoverse.rules.errors import GameOver, IllegalChoice, NothingToUndo, NotYourTurn
-from funkoverse.rules.preview import challenge_odds
-from funkoverse.rules.serialize import choice_to_json, event_to_json, view_to_json
-from funkoverse.rules.session import CHANCE_ENTRY, Entry, Session
+from funkoverse.rules.serialize import event_to_json, view_to_json
+from funkoverse.rules.session import CHANCE_ENTRY, Session
 from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import CHANCE, Phase
+from funkoverse.rules.state import CHANCE
 from funkoverse.rules.view import observe_event
 from funkoverse.rules.world import display_names
 from funkoverse.server.ai import Thinkers
-from funkoverse.server.store import GameRow, Store, token_hash
+from funkoverse.server.database import Database
+from funkoverse.server.errors import ApiError
+from funkoverse.server.store import GameRow, Unavailable, token_hash
+from funkoverse.server.views import Views, status_of
+from funkoverse.server.watchers import Watcher
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+log = logging.getLogger("funkoverse.server")
 
-
-class ApiError(Exception):
-    """A refusal of the API: its status, code and one line for a person (server-api.md)."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-    def body(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message}}
+MAX_WATCHERS = 1000  # sockets one game may have open at once
+RETRY = (0.25, 0.5, 1.0, 2.0, 5.0)  # how long the computer waits between tries of a write
 
 
 @dataclass
@@ -55,14 +52,9 @@ class SeatInfo:
 
 
 @dataclass(eq=False)
-class Watcher:
-    seat: str | None
-    send: Send
-
-
-@dataclass(eq=False)
 class Room:
-    """One game in play: its session, its seats and who is watching it."""
+    """One game in play: its session (as the database holds it), its seats and who is
+    watching it."""
 
     id: str
     session: Session
@@ -72,15 +64,14 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     thinking: asyncio.Task[None] | None = None
+    views: Views = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.views = Views(self.id)
 
     @property
     def status(self) -> str:
-        state = self.session.state
-        if self.session.over:
-            return "finished"
-        if state.phase in (Phase.FLIP, Phase.DRAFT, Phase.SECRET, Phase.PLACE):
-            return "setup"
-        return "playing"
+        return status_of(self.session)
 
     def seat_of(self, token: str | None) -> str | None:
         if token is None:
@@ -92,15 +83,6 @@ class Room:
         return None
 
 
-def _status_of(session: Session) -> str:
-    state = session.state
-    if session.over:
-        return "finished"
-    if state.phase in (Phase.FLIP, Phase.DRAFT, Phase.SECRET, Phase.PLACE):
-        return "setup"
-    return "playing"
-
-
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
@@ -108,42 +90,92 @@ def _iso(t: float) -> str:
 class Games:
     """Every game of the server, loaded from the store on demand."""
 
-    def __init__(self, store: Store, thinkers: Thinkers | None) -> None:
-        self.store = store
+    def __init__(
+        self, db: Database, thinkers: Thinkers | None, max_watchers: int = MAX_WATCHERS
+    ) -> None:
+        self.db = db
         self.thinkers = thinkers
+        self.max_watchers = max_watchers
         self.rooms: dict[str, Room] = {}
+        self.damaged: dict[str, str] = {}  # games whose stored log cannot be played, and why
+        self._loading: dict[str, asyncio.Future[Room]] = {}
 
     # -- loading and creating -----------------------------------------------------
 
-    def _load(self, row: GameRow) -> Room:
+    def _load(self, row: GameRow, entries: list[Any], stored: dict[str, Any]) -> Room:
         spec = SetupSpec.from_json(row.spec)
-        session = Session(build(spec), row.seed, self.store.entries(row.id))
+        session = Session(build(spec), row.seed, entries)
         seats = {}
-        for seat, (digest, joined) in self.store.seats(row.id).items():
+        for seat, (digest, joined) in stored.items():
             held = spec.seat(seat)
             seats[seat] = SeatInfo(held.player, held.level, digest, joined)
-        room = Room(row.id, session, seats, row.created, row.updated)
-        self.rooms[row.id] = room
-        return room
+        return Room(row.id, session, seats, row.created, row.updated)
 
-    def room(self, game: str) -> Room:
+    async def room(self, game: str) -> Room:
+        """The game `game` (404 when there is none), loaded from the store on first ask."""
         room = self.rooms.get(game)
         if room is not None:
             return room
-        row = self.store.game(game) if _plausible_id(game) else None
+        if not _plausible_id(game):
+            raise ApiError(404, "not_found", f"no game '{game[:40]}'")
+        if game in self.damaged:
+            raise ApiError(
+                404, "not_found", f"game '{game}' cannot be played: its stored log is damaged"
+            )
+        loading = self._loading.get(game)
+        if loading is None:
+            loading = asyncio.get_running_loop().create_future()
+            self._loading[game] = loading
+            try:
+                found = await self._read(game)
+            except BaseException as e:
+                loading.set_exception(e)
+                loading.exception()  # retrieved: whoever waits gets it, nobody is warned
+                raise
+            finally:
+                self._loading.pop(game, None)
+            loading.set_result(found)
+            return found
+        return await asyncio.shield(loading)
+
+    async def _read(self, game: str) -> Room:
+        try:
+            row, entries, stored = await self.db.run(self.db.store.load, game)
+        except Unavailable:
+            raise ApiError(
+                503, "unavailable", "the games database cannot be read now; try again"
+            ) from None
         if row is None:
             raise ApiError(404, "not_found", f"no game '{game[:40]}'")
-        return self._load(row)
+        try:
+            room = await asyncio.to_thread(self._load, row, entries, stored)
+        except Exception as e:  # a log the rules refuse: this game only is unreachable
+            reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+            self.damaged[game] = reason
+            log.error("game %s cannot be loaded: %s", game, reason)
+            raise ApiError(
+                404, "not_found", f"game '{game}' cannot be played: its stored log is damaged"
+            ) from None
+        return self.rooms.setdefault(game, room)
 
-    def resume(self) -> None:
-        """After a start: every unfinished game whose computer seat is to decide thinks on."""
-        for row in self.store.games():
-            if row.status != "finished":
-                room = self.room(row.id)
-                self.think(room)
+    async def resume(self) -> None:
+        """After a start: every unfinished game is loaded, and those whose computer seat is to
+        decide think on. A game whose stored log is damaged is left out (logged, with why);
+        the others start."""
+        rows = await self.db.run(self.db.store.games)
+        for row in rows:
+            if row.status == "finished":
+                continue
+            try:
+                room = await self.room(row.id)
+            except ApiError as e:
+                log.error("game %s not resumed: %s", row.id, e.message)
+                continue
+            self.think(room)
 
-    def create(self, spec: SetupSpec, seed: int) -> tuple[Room, dict[str, str]]:
-        """A new game of `spec`; returns it and a fresh token for each human seat."""
+    async def create(self, spec: SetupSpec, seed: int) -> tuple[Room, dict[str, str]]:
+        """A new game of `spec`; returns it and a fresh token for each human seat. Nothing is
+        kept unless the database took the game (503 otherwise)."""
         setup = build(spec)
         session = Session(setup, seed)
         game = secrets.token_urlsafe(9)
@@ -156,13 +188,14 @@ class Games:
             seats[seat] = SeatInfo(
                 held.player, held.level, token_hash(tokens[seat]) if seat in tokens else None
             )
-        self.store.create(
+        await self._write(
+            self.db.store.create,
             game,
             spec.to_json(),
             seed,
             {s: info.token_hash for s, info in seats.items()},
-            session.entries,
-            _status_of(session),
+            list(session.entries),
+            status_of(session),
             session.decider,
         )
         now = time.time()
@@ -171,40 +204,39 @@ class Games:
         self.think(room)
         return room, tokens
 
+    async def _write(self, fn: Any, *args: Any) -> None:
+        """A write to the store, run to its end even when whoever asked has gone (so memory
+        follows what the database holds); 503 when the database cannot take it."""
+        task = asyncio.ensure_future(self.db.run(fn, *args))
+        try:
+            await asyncio.shield(task)
+        except Unavailable as e:
+            log.warning("a write was refused by the database: %s", e)
+            raise ApiError(
+                503,
+                "unavailable",
+                "the games database cannot take the write now; nothing changed, try again",
+            ) from None
+
     # -- views ------------------------------------------------------------------
 
-    def view(self, room: Room, seat: str | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) may see of the game now (server-api.md)."""
+    def view(self, room: Room, seat: str | None, since: int | None = None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may see of the game now (server-api.md); the log
+        from entry `since` on (the whole log without it)."""
         session = room.session
-        view = session.view(seat)
-        names = display_names(view)
-        choices = []
-        if seat is not None and seat == session.decider:
-            choices = [
-                choice_to_json(c, label(view, c, names), challenge_odds(view, c))
-                for c in session.choices(seat)
-            ]
-        log = []
-        for index, event in session.events(seat):
-            entry = event_to_json(event, names)
-            entry["entry"] = index
-            if session.entries[index].undone:
-                entry["undone"] = True
-            log.append(entry)
+        start = 0 if since is None else since
+        if not 0 <= start <= session.version:
+            raise ApiError(400, "bad_request", f"since: from 0 to {session.version}")
+        body, _ = room.views.body(session, seat)
+        allowed = self.undo_allowed(room, seat)
         return {
-            "game": room.id,
-            "version": session.version,
-            "status": room.status,
-            "seat": seat,
-            "decider": session.decider,
-            "choices": choices,
-            "winner": session.winner,
-            "state": view_to_json(view),
-            "log": log,
+            **body,
+            "log": room.views.log(session, seat, start),
+            "log_from": start,
             "seats": self.seat_summary(room),
-            "undo": self.undo_allowed(room, seat),
-            "undo_entries": session.undoable() if self.undo_allowed(room, seat) else 0,
-            "undo_choices": self.undo_choices(room) if self.undo_allowed(room, seat) else {},
+            "undo": allowed,
+            "undo_entries": session.undoable() if allowed else 0,
+            "undo_choices": self.undo_choices(room) if allowed else {},
         }
 
     def seat_summary(self, room: Room) -> dict[str, dict[str, Any]]:
@@ -219,10 +251,16 @@ class Games:
             out[seat] = entry
         return out
 
-    def listing(self) -> list[dict[str, Any]]:
+    async def listing(self) -> list[dict[str, Any]]:
         """Every game in a line: never a token or a seed."""
+        try:
+            rows, seats_of = await self.db.run(self.db.store.listing)
+        except Unavailable:
+            raise ApiError(
+                503, "unavailable", "the games database cannot be read now; try again"
+            ) from None
         out = []
-        for row in self.store.games():
+        for row in rows:
             room = self.rooms.get(row.id)
             spec = row.spec
             seats: dict[str, dict[str, Any]] = {}
@@ -230,8 +268,11 @@ class Games:
                 seats = self.seat_summary(room)
                 status, turn, updated = room.status, room.session.decider, room.updated
             else:
-                held = SetupSpec.from_json(spec)
-                for seat, (_, was) in self.store.seats(row.id).items():
+                try:
+                    held = SetupSpec.from_json(spec)
+                except Exception:
+                    continue  # a row that is not a game of this program
+                for seat, (_, was) in seats_of.get(row.id, {}).items():
                     info = held.seat(seat)
                     entry: dict[str, Any] = {
                         "player": info.player,
@@ -257,8 +298,9 @@ class Games:
 
     # -- choices ----------------------------------------------------------------
 
-    async def play(self, room: Room, seat: str, choice: str, version: int) -> dict[str, Any]:
-        """`seat` answers `version` with `choice` (server-api.md, "Making a choice")."""
+    async def play(self, room: Room, seat: str, choice: str, version: int) -> bool:
+        """`seat` answers `version` with `choice` (server-api.md, "Making a choice"); True
+        when it changed the game, False for a resend of the choice already acknowledged."""
         async with room.lock:
             session = room.session
             if version < session.version:
@@ -270,7 +312,7 @@ class Games:
                     and entry.choice == choice
                     and not entry.undone
                 ):
-                    return self.view(room, seat)  # a resend: acknowledged again, applied once
+                    return False  # a resend: acknowledged again, applied once
                 raise ApiError(
                     409,
                     "stale",
@@ -284,44 +326,41 @@ class Games:
                 raise ApiError(409, "finished", "the game is over")
             if seat != session.decider:
                 raise ApiError(409, "not_your_turn", f"{session.decider} decides now, not {seat}")
-            await self._apply(room, seat, choice)
-            self._mark_joined(room, seat)
+            await self._commit_choice(room, seat, choice)
         self.think(room)
-        await self.broadcast(room)
-        return self.view(room, seat)
+        return True
 
-    async def _apply(self, room: Room, seat: str, choice: str) -> None:
+    async def _commit_choice(self, room: Room, seat: str, choice: str) -> None:
+        """Play `choice` on a fork, write it, and make the fork the game once written."""
         session = room.session
         start = session.version
+        fork = session.fork()
         try:
-            session.play(seat, choice, start)
+            fork.play(seat, choice, start)
         except (IllegalChoice, NotYourTurn, GameOver) as e:
             raise ApiError(422, "illegal", str(e)) from None
-        self._persist(room, start)
-
-    def _persist(self, room: Room, start: int, undone: list[int] | None = None) -> None:
-        session = room.session
-        try:
-            self.store.append(
-                room.id,
-                start,
-                session.entries[start:],
-                room.status,
-                session.decider,
-                session.winner,
-                undone or [],
-            )
-        except Exception:
-            # what the store did not take did not happen: the game goes back to the store's
-            self.rooms.pop(room.id, None)
-            raise
-        room.updated = time.time()
-
-    def _mark_joined(self, room: Room, seat: str) -> None:
         info = room.seats.get(seat)
-        if info is not None and not info.joined:
+        joined = seat if info is not None and not info.joined and info.player == "human" else None
+        await self._write(
+            self.db.store.append,
+            room.id,
+            start,
+            fork.entries[start:],
+            status_of(fork),
+            fork.decider,
+            fork.winner,
+            [],
+            joined,
+        )
+        if joined is not None and info is not None:
             info.joined = True
-            self.store.join(room.id, seat)
+        self._adopt(room, fork, start)
+
+    def _adopt(self, room: Room, fork: Session, changed_from: int) -> None:
+        """The written fork is the game now; every watcher is told (queued, not awaited)."""
+        room.session = fork
+        room.updated = time.time()
+        self.publish(room, changed_from)
 
     def undo_allowed(self, room: Room, seat: str | None) -> bool:
         """Whether `seat` may ask for an undo now (every other seat it would touch is the
@@ -342,7 +381,7 @@ class Games:
                 counts[entry.seat] = counts.get(entry.seat, 0) + 1
         return counts
 
-    async def undo(self, room: Room, seat: str, version: int, tokens: list[str]) -> dict[str, Any]:
+    async def undo(self, room: Room, seat: str, version: int, tokens: list[str]) -> None:
         """Take back every choice since the last roll or reveal (server-api.md, undo)."""
         async with room.lock:
             session = room.session
@@ -369,17 +408,27 @@ class Games:
                 )
             start = session.version
             n = session.undoable()
+            fork = session.fork()
             try:
-                session.undo()
+                fork.undo()
             except (NothingToUndo, GameOver) as e:
                 raise ApiError(409, "nothing_to_undo", str(e)) from None
-            self._persist(room, start, list(range(start - n, start)))
+            await self._write(
+                self.db.store.append,
+                room.id,
+                start,
+                fork.entries[start:],
+                status_of(fork),
+                fork.decider,
+                fork.winner,
+                list(range(start - n, start)),
+                None,
+            )
             if room.thinking is not None:
                 room.thinking.cancel()
                 room.thinking = None
+            self._adopt(room, fork, start - n)
         self.think(room)
-        await self.broadcast(room)
-        return self.view(room, seat)
 
     # -- the computer's seats ---------------------------------------------------
 
@@ -398,7 +447,11 @@ class Games:
             room.thinking = asyncio.get_running_loop().create_task(self._think(room))
 
     async def _think(self, room: Room) -> None:
+        """The computer's seats play while one of them decides. A decision the database
+        cannot take now is tried again, later and later, until it can: the seat moves once
+        the database is writable."""
         assert self.thinkers is not None
+        tries = 0
         while True:
             session = room.session
             seat = session.decider
@@ -406,44 +459,91 @@ class Games:
             if session.over or seat is None or info is None or info.player != "ai":
                 return
             version = session.version
-            spec = room.session.setup.spec
-            assert spec is not None
-            future = self.thinkers.decide(
-                spec.to_json(),
-                session.seed,
-                [e.to_json() for e in session.entries],
-                seat,
-                info.level or "normal",
-            )
-            choice = await asyncio.wrap_future(future)
+            try:
+                choice = await self._ask(room, seat, info.level or "normal")
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # a worker that died: it is started again
+                log.warning("the computer could not decide in game %s: %s", room.id, e)
+                await asyncio.sleep(RETRY[min(tries, len(RETRY) - 1)])
+                tries += 1
+                continue
             async with room.lock:
                 if room.session.version != version or room.session.decider != seat:
                     continue  # the game moved on (an undo): think again
-                await self._apply(room, seat, choice)
-            await self.broadcast(room)
+                try:
+                    await self._commit_choice(room, seat, choice)
+                except ApiError as e:
+                    if e.status != 503:
+                        log.error("the computer's choice %r in game %s: %s", choice, room.id, e)
+                        return
+                    failed = True
+                else:
+                    failed = False
+            if failed:
+                await asyncio.sleep(RETRY[min(tries, len(RETRY) - 1)])
+                tries += 1
+                continue
+            tries = 0
+
+    async def _ask(self, room: Room, seat: str, level: str) -> str:
+        """The choice of the computer's seat, from the game's worker."""
+        assert self.thinkers is not None
+        for _ in range(2):
+            task = self._task(room, seat)
+            choice = await asyncio.wrap_future(self.thinkers.decide(task, level))
+            self.thinkers.sent(task, choice is not None)
+            if choice is not None:
+                return choice
+        raise RuntimeError("the worker lost the game twice")
+
+    def _task(self, room: Room, seat: str) -> Any:
+        assert self.thinkers is not None
+        session = room.session
+        spec = session.setup.spec
+        assert spec is not None
+        return self.thinkers.task(room.id, spec.to_json(), session.seed, session.entries, seat)
 
     async def hint(self, room: Room, seat: str) -> list[dict[str, Any]]:
         if self.thinkers is None:
             raise ApiError(409, "not_your_turn", "no hints on this server")
-        session = room.session
-        if session.decider != seat:
-            raise ApiError(409, "not_your_turn", f"{session.decider} decides now, not {seat}")
-        spec = session.setup.spec
-        assert spec is not None
-        future = self.thinkers.hint(
-            spec.to_json(), session.seed, [e.to_json() for e in session.entries], seat
-        )
-        return await asyncio.wrap_future(future)
+        if room.session.decider != seat:
+            raise ApiError(409, "not_your_turn", f"{room.session.decider} decides now, not {seat}")
+        for _ in range(2):
+            task = self._task(room, seat)
+            found = await asyncio.wrap_future(self.thinkers.hint(task))
+            self.thinkers.sent(task, found is not None)
+            if found is not None:
+                return found
+        raise ApiError(503, "unavailable", "the computer cannot give a hint now; try again")
 
     # -- watchers ---------------------------------------------------------------
 
-    async def broadcast(self, room: Room) -> None:
-        """Every watcher gets its own seat's view."""
+    def watch(self, room: Room, watcher: Watcher) -> None:
+        """A socket starts watching; refused when the game has as many as it may hold."""
+        if len(room.watchers) >= self.max_watchers:
+            raise ApiError(
+                503, "unavailable", f"this game has {self.max_watchers} watchers already; try later"
+            )
+        watcher.on_drop = room.watchers.discard
+        room.watchers.add(watcher)
+
+    def publish(self, room: Room, changed_from: int) -> None:
+        """Tell every watcher the game's new view, without waiting for any of them: each view
+        built once per audience and starting version, and queued on each socket."""
+        import json
+
+        version = room.session.version
+        built: dict[tuple[str | None, int], str] = {}
         for watcher in list(room.watchers):
-            try:
-                await watcher.send({"type": "view", "view": self.view(room, watcher.seat)})
-            except Exception:  # a connection gone: it asks again when it comes back
-                room.watchers.discard(watcher)
+            start = min(watcher.since, changed_from)
+            key = (watcher.seat, start)
+            text = built.get(key)
+            if text is None:
+                text = json.dumps({"type": "view", "view": self.view(room, watcher.seat, start)})
+                built[key] = text
+            if watcher.offer(text):
+                watcher.since = version
 
     # -- replays ----------------------------------------------------------------
 
@@ -478,7 +578,7 @@ class Games:
         return {
             "game": room.id,
             "version": version,
-            "status": "finished" if past.over else _status_of(past),
+            "status": "finished" if past.over else status_of(past),
             "seat": None,
             "decider": decider,
             "choices": [],
@@ -496,4 +596,4 @@ def _plausible_id(game: str) -> bool:
     return 0 < len(game) <= 64 and all(c.isalnum() or c in "-_" for c in game)
 
 
-__all__ = ["ApiError", "Entry", "Games", "Room", "UserError"]
+__all__ = ["ApiError", "Games", "Room"]

@@ -1,22 +1,32 @@
-"""The bodies the API takes, as pydantic models: a bad field is refused naming it."""
+"""The bodies the API takes, as pydantic models with strict types: a bad field is refused
+naming it. A `version` sent as `"5"`, `5.0` or `true` is not a version.
+
+Every content field of a new game is an id of `/api/content` (`check_ids`): a client names
+what the box holds, never a file, so nothing a client sends is read from disk.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from funkoverse.ai.agents import AGENTS
 from funkoverse.content.setups import SetupRequest
 from funkoverse.rules.spec import SeatSpec
+from funkoverse.server.errors import ApiError
+
+Id = str  # a content id, checked against the catalog by `check_ids`
+STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatIn(BaseModel):
     """Who holds a seat: a person, or the computer at a level (normal when not given)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     player: Literal["human", "ai"] = "human"
-    level: str | None = None
+    level: str | None = Field(default=None, max_length=40)
 
     @field_validator("level")
     @classmethod
@@ -29,15 +39,15 @@ class SeatIn(BaseModel):
 class NewGame(BaseModel):
     """`POST /api/games`: only the scenario is needed; the rest is drawn from the seed."""
 
-    model_config = ConfigDict(extra="forbid")
-    scenario: str = Field(max_length=60)
-    map: str | None = Field(default=None, max_length=60)
+    model_config = STRICT
+    scenario: Id = Field(max_length=60)
+    map: Id | None = Field(default=None, max_length=60)
     size: int | None = Field(default=None, ge=1, le=6)
-    mode: str | None = Field(default=None, max_length=20)
+    mode: Id | None = Field(default=None, max_length=20)
     players: int | None = Field(default=None, ge=2, le=4)
-    seats: dict[str, SeatIn] = Field(default_factory=dict)
-    teams: dict[str, list[str]] = Field(default_factory=dict)
-    items: dict[str, dict[str, str]] = Field(default_factory=dict)
+    seats: dict[str, SeatIn] = Field(default_factory=dict, max_length=8)
+    teams: dict[str, list[Id]] = Field(default_factory=dict, max_length=8)
+    items: dict[str, dict[Id, Id]] = Field(default_factory=dict, max_length=8)
     draft: Literal[2, 3] | None = None
     secret: bool = True
     first_player: str | None = Field(default=None, max_length=20)
@@ -65,27 +75,81 @@ class NewGame(BaseModel):
 class ChoiceIn(BaseModel):
     """`POST /api/games/<id>/choices`: a choice id answering the view of `version`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     choice: str = Field(min_length=1, max_length=200)
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, le=2**31)
 
 
 class UndoIn(BaseModel):
     """`POST /api/games/<id>/undo`: the version it answers, and the other human seats'
     tokens (hot-seat)."""
 
-    model_config = ConfigDict(extra="forbid")
-    version: int = Field(ge=0)
+    model_config = STRICT
+    version: int = Field(ge=0, le=2**31)
     tokens: list[str] = Field(default_factory=list, max_length=8)
 
 
-def first_error(e: ValidationError) -> str:
-    """A validation error in one line naming the field."""
-    error = e.errors()[0]
-    where = ".".join(str(p) for p in error["loc"]) or "body"
-    message = str(error["msg"]).removeprefix("Value error, ")
-    if error["type"] == "missing":
-        return f"field '{where}' is missing"
-    if error["type"] == "extra_forbidden":
-        return f"field '{where}' is not known here"
-    return f"field '{where}': {message}"
+class ErrorDetail(BaseModel):
+    code: str = Field(description="a word of server-api.md's table (bad_request, stale, ...)")
+    message: str = Field(description="one line for a person")
+
+
+class ErrorOut(BaseModel):
+    """Every refusal of the API (server-api.md): it changed nothing."""
+
+    error: ErrorDetail
+
+
+_WHEN = {
+    400: "a malformed body, a missing or mistyped field, an unknown content id",
+    401: "acting without a seat token",
+    403: "a token of no seat of this game, or a request from a page of another site",
+    404: "no such game (or map)",
+    409: "stale, not your turn, finished, not finished, nothing to undo",
+    413: "a body over 64 KiB",
+    422: "a choice that is not legal, citing the rule",
+    429: "too many requests of this kind from one address",
+    503: "the database cannot take the write now: nothing changed, try again",
+}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI answers of a route's refusals."""
+    return {status: {"model": ErrorOut, "description": _WHEN[status]} for status in statuses}
+
+
+def _ids(catalog: Mapping[str, Any], box: str) -> set[str]:
+    return {entry["id"] for entry in catalog.get(box, [])}
+
+
+def _unknown(field: str, what: str, value: str, known: set[str]) -> ApiError:
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    listed = ", ".join(sorted(known)[:12]) + (", ..." if len(known) > 12 else "")
+    return ApiError(
+        400, "bad_request", f"field '{field}': unknown {what} {shown!r}; the {what}s are {listed}"
+    )
+
+
+def check_ids(game: NewGame, catalog: Mapping[str, Any]) -> None:
+    """Every content field of `game` names an id of the catalog (400 naming the field)."""
+    scenarios = _ids(catalog, "scenarios")
+    if game.scenario not in scenarios:
+        raise _unknown("scenario", "scenario", game.scenario, scenarios)
+    maps = _ids(catalog, "maps")
+    if game.map is not None and game.map not in maps:
+        raise _unknown("map", "map", game.map, maps)
+    modes = _ids(catalog, "modes")
+    if game.mode is not None and game.mode not in modes:
+        raise _unknown("mode", "way to play", game.mode, modes)
+    characters = _ids(catalog, "characters")
+    for side, team in game.teams.items():
+        for i, character in enumerate(team):
+            if character not in characters:
+                raise _unknown(f"teams.{side}.{i}", "character", character, characters)
+    items = _ids(catalog, "items")
+    for side, held in game.items.items():
+        for character, item in held.items():
+            if character not in characters:
+                raise _unknown(f"items.{side}", "character", character, characters)
+            if item not in items:
+                raise _unknown(f"items.{side}.{character}", "item", item, items)

@@ -3,11 +3,15 @@
 A game is a row (its spec, seed and status), its log is rows of entries, and its seat
 tokens are stored only as hashes. An entry is written in the transaction that
 acknowledges the choice, so a server killed at any moment starts again with every
-acknowledged choice.
+acknowledged choice. A write that the database cannot take (locked past the busy timeout,
+full, read-only, an I/O error) is rolled back whole and raised as `Unavailable`; the
+connection is opened again for the next call, so service resumes once the fault clears.
+The store is called from one thread at a time (the server's database thread).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -71,34 +75,86 @@ class GameRow:
     updated: float
 
 
+class Unavailable(Exception):
+    """The database cannot take this call now (locked, full, read-only, I/O error): nothing
+    was written."""
+
+
+BUSY_TIMEOUT = 1.0  # seconds a write waits for another writer's lock before giving up
+
+
 class Store:
     """The games database. Safe to use from several threads (one connection, one lock)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, busy_timeout: float = BUSY_TIMEOUT) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self.busy_timeout = busy_timeout
         self._lock = threading.RLock()
+        self._db: sqlite3.Connection | None = None
         with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
+            db = self._connect()
+            db.executescript(SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is None:
+            db = sqlite3.connect(
+                str(self.path),
+                check_same_thread=False,
+                isolation_level=None,
+                timeout=self.busy_timeout,
+            )
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("PRAGMA foreign_keys=ON")
+            except BaseException:
+                db.close()
+                raise
+            self._db = db
+        return self._db
+
+    def _drop(self) -> None:
+        """After a fault: the next call opens the database again."""
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._drop()
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._connect()
+            except sqlite3.Error as e:
+                self._drop()
+                raise Unavailable(str(e)) from None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """All or nothing: a fault anywhere rolls the whole transaction back."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+                db = self._connect()
+                db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as e:
+                self._drop()
+                raise Unavailable(str(e)) from None
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException as e:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                if isinstance(e, sqlite3.Error):
+                    if "locked" not in str(e) and "busy" not in str(e):
+                        self._drop()
+                    raise Unavailable(str(e)) from None
                 raise
-            self._db.execute("COMMIT")
 
     # -- games ------------------------------------------------------------------
 
@@ -118,7 +174,7 @@ class Store:
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
-                (game, json.dumps(spec), seed, status, decider, len(entries), now, now),
+                (game, json.dumps(spec), _seed_out(seed), status, decider, len(entries), now, now),
             )
             db.executemany(
                 "INSERT INTO seats VALUES (?, ?, ?, 0)",
@@ -135,10 +191,15 @@ class Store:
         decider: str | None,
         winner: str | None,
         undone: Sequence[int] = (),
+        joined: str | None = None,
     ) -> None:
         """New entries from index `start`, in one transaction with the game's new status
-        (and the entries an undo marks taken back)."""
+        (and the entries an undo marks taken back, and the seat that has now joined)."""
         with self._transaction() as db:
+            if joined is not None:
+                db.execute(
+                    "UPDATE seats SET joined = 1 WHERE game = ? AND seat = ?", (game, joined)
+                )
             if undone:
                 db.executemany(
                     "UPDATE entries SET undone = 1 WHERE game = ? AND idx = ?",
@@ -162,18 +223,18 @@ class Store:
         )
 
     def game(self, game: str) -> GameRow | None:
-        with self._lock:
-            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game,)).fetchone()
+        with self._reading() as db:
+            row = db.execute("SELECT * FROM games WHERE id = ?", (game,)).fetchone()
         return _row(row) if row else None
 
     def games(self) -> list[GameRow]:
-        with self._lock:
-            rows = self._db.execute("SELECT * FROM games ORDER BY updated DESC").fetchall()
+        with self._reading() as db:
+            rows = db.execute("SELECT * FROM games ORDER BY updated DESC").fetchall()
         return [_row(r) for r in rows]
 
     def entries(self, game: str) -> list[Entry]:
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT kind, choice, seat, secret, undone FROM entries WHERE game = ? ORDER BY idx",
                 (game,),
             ).fetchall()
@@ -182,19 +243,49 @@ class Store:
             for kind, choice, seat, secret, undone in rows
         ]
 
+    def load(
+        self, game: str
+    ) -> tuple[GameRow | None, list[Entry], dict[str, tuple[str | None, bool]]]:
+        """A game's row, its log and its seats, read in one transaction."""
+        with self._reading() as db:
+            db.execute("BEGIN")
+            try:
+                return self.game(game), self.entries(game), self.seats(game)
+            finally:
+                db.execute("COMMIT")
+
+    def listing(self) -> tuple[list[GameRow], dict[str, dict[str, tuple[str | None, bool]]]]:
+        """Every game's row, newest first, and every game's seats."""
+        with self._reading() as db:
+            rows = db.execute("SELECT * FROM games ORDER BY updated DESC").fetchall()
+            seats: dict[str, dict[str, tuple[str | None, bool]]] = {}
+            for gid, seat, h, joined in db.execute(
+                "SELECT game, seat, token_hash, joined FROM seats"
+            ):
+                seats.setdefault(gid, {})[seat] = (h, bool(joined))
+        return [_row(r) for r in rows], seats
+
     # -- seats ------------------------------------------------------------------
 
     def seats(self, game: str) -> dict[str, tuple[str | None, bool]]:
         """Each seat: its token hash (None: the computer's) and whether it has joined."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT seat, token_hash, joined FROM seats WHERE game = ?", (game,)
             ).fetchall()
         return {seat: (h, bool(joined)) for seat, h, joined in rows}
 
-    def join(self, game: str, seat: str) -> None:
-        with self._transaction() as db:
-            db.execute("UPDATE seats SET joined = 1 WHERE game = ? AND seat = ?", (game, seat))
+
+def _seed_out(seed: int) -> int | str:
+    """A seed as SQLite holds it: an integer when it fits in 64 bits, else hexadecimal text
+    (a server-drawn seed has 128 bits; SQLite would round a larger integer to a real)."""
+    return seed if -(2**63) <= seed < 2**63 else f"x{seed:x}"
+
+
+def _seed_in(value: object) -> int:
+    if isinstance(value, str) and value.startswith("x"):
+        return int(value[1:], 16)
+    return int(str(value))
 
 
 def _row(row: tuple[object, ...]) -> GameRow:
@@ -202,7 +293,7 @@ def _row(row: tuple[object, ...]) -> GameRow:
     return GameRow(
         str(gid),
         json.loads(str(spec)),
-        int(seed),  # type: ignore[call-overload]
+        _seed_in(seed),
         str(status),
         decider if decider is None else str(decider),
         winner if winner is None else str(winner),

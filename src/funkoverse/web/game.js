@@ -295,6 +295,7 @@ function App() {
   const shown = useRef(null);
   const socket = useRef(null);
   const lastEvent = useRef(-1);
+  const known = useRef(null); // the newest view's version and the whole log up to it
   const pacing = useRef(0);
   const watchSeat = useRef(null);
   const replayAt = useRef(null);
@@ -363,11 +364,32 @@ function App() {
     if (queue.current.length) setTimeout(pump, PACE_MS);
   }, [show]);
 
-  const receive = useCallback((v, immediate) => {
+  // a view's log holds the events from entry `log_from` on: laid over the log already held,
+  // it gives the whole log; a view older than the one held is dropped, and a gap (events
+  // missed between the two) asks for the whole view again
+  const merge = useCallback((v) => {
+    const held = known.current;
+    if (held && v.version < held.version) return null;
+    const from = v.log_from || 0;
+    if (from > (held ? held.version : 0)) {
+      api(`/api/games/${encodeURIComponent(GAME)}`, { token: v.seat ? tokens[v.seat] : undefined })
+        .then((full) => { known.current = null; receive(full, true); })
+        .catch((e) => setError(e.message));
+      return null;
+    }
+    const log = (held ? held.log.filter((e) => e.entry < from) : []).concat(v.log);
+    known.current = { version: v.version, log };
+    return { ...v, log };
+  }, [tokens]);
+
+  const receive = useCallback((got, immediate) => {
+    const v = merge(got);
+    if (!v) return;
     if (immediate) { queue.current = []; pacing.current = 0; show(v); return; }
     queue.current.push(v);
     pump();
-  }, [show, pump]);
+  }, [show, pump, merge]);
+  const since = () => (known.current ? `?since=${known.current.version}` : "");
 
   // the content, the map, and the live updates
   useEffect(() => {
@@ -384,7 +406,10 @@ function App() {
       const seat = seatFor(shown.current);
       watchSeat.current = seat;
       const token = seat ? tokens[seat] : null;
-      const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${encodeURIComponent(GAME)}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+      const query = new URLSearchParams();
+      if (token) query.set("token", token);
+      if (known.current) query.set("since", String(known.current.version));
+      const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${encodeURIComponent(GAME)}/ws?${query}`;
       const ws = new WebSocket(url);
       socket.current = ws;
       ws.onopen = () => { setLive(true); delay = 500; };
@@ -453,7 +478,7 @@ function App() {
     let tries = 0;
     for (;;) {
       try {
-        const next = await api(`/api/games/${encodeURIComponent(GAME)}/choices`, { method: "POST", body, token: tokens[view.seat] });
+        const next = await api(`/api/games/${encodeURIComponent(GAME)}/choices${since()}`, { method: "POST", body, token: tokens[view.seat] });
         receive(next, true);
         break;
       } catch (e) {
@@ -473,7 +498,7 @@ function App() {
     if (!view || !view.seat) return;
     const others = Object.entries(tokens).filter(([s]) => s !== view.seat).map(([, t]) => t);
     try {
-      receive(await api(`/api/games/${encodeURIComponent(GAME)}/undo`, { method: "POST", body: { version: view.version, tokens: others }, token: tokens[view.seat] }), true);
+      receive(await api(`/api/games/${encodeURIComponent(GAME)}/undo${since()}`, { method: "POST", body: { version: view.version, tokens: others }, token: tokens[view.seat] }), true);
     } catch (e) { setError(e.message); }
   }, [view, tokens, receive]);
 

@@ -189,7 +189,7 @@ function Lobby() {
   };
   if (error) return html`<div class="lobby"><div class="panel">${error}</div></div>`;
   const head = html`<header class="head"><h1>Funkoverse</h1>
-    <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online.</p></header>`;
+    <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online. <a href="/report" style="color:inherit">The balance report</a></p></header>`;
   if (!content) return html`<div class="lobby">${head}</div>`;
   const links = made ? html`<section class="panel links">
     <b>Send each friend their link</b> (it holds their seat's secret token; keep it to them):

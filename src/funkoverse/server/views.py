@@ -1,0 +1,108 @@
+"""A seat's view as the API sends it, built once per change and audience, sent in pieces.
+
+A view (server-api.md, "A seat's view") is a body (the position, the choices, the seats)
+and the log. The body is built once for each audience (a seat, or the spectators) at each
+version, however many requests and sockets ask for it; each entry's events are worded once
+per audience and kept, so a view that carries the log from `since` costs what the new
+events cost, not what the whole game has cost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from funkoverse.rules.describe import label
+from funkoverse.rules.preview import challenge_odds
+from funkoverse.rules.serialize import choice_to_json, event_to_json, view_to_json
+from funkoverse.rules.session import Session
+from funkoverse.rules.state import GameState, Phase
+from funkoverse.rules.view import observe_event
+from funkoverse.rules.world import display_names
+
+Audience = str | None  # a seat, or None for the spectators
+
+
+def status_of(session: Session) -> str:
+    """`setup`, `playing` or `finished` (server-api.md, the listing)."""
+    if session.over:
+        return "finished"
+    if session.phase in (Phase.FLIP, Phase.DRAFT, Phase.SECRET, Phase.PLACE):
+        return "setup"
+    return "playing"
+
+
+class Sight:
+    """What one audience sees of one game: its view's body at a version, and its log."""
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.body: dict[str, Any] = {}
+        self.names: dict[str, str] = {}
+        self.entries: list[list[dict[str, Any]]] = []  # each entry's events, worded
+
+
+class Views:
+    """The views of one game, built from its session and kept until the game moves on."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self._sights: dict[Audience, Sight] = {}
+
+    def body(self, session: Session, seat: Audience) -> tuple[dict[str, Any], Sight]:
+        """The view's body (everything but the log) for `seat` at the session's version."""
+        sight = self._sights.setdefault(seat, Sight())
+        if sight.version != session.version:
+            view = session.view(seat)
+            names = display_names(view)
+            if names != sight.names:
+                sight.names = names
+                sight.entries = []  # worded anew with the names as they now are
+            sight.body = {
+                "game": self.game,
+                "version": session.version,
+                "status": status_of(session),
+                "seat": seat,
+                "decider": session.decider,
+                "choices": _choices(session, view, seat, names),
+                "winner": session.winner,
+                "state": view_to_json(view),
+            }
+            sight.version = session.version
+        return sight.body, sight
+
+    def log(self, session: Session, seat: Audience, since: int = 0) -> list[dict[str, Any]]:
+        """The events of the entries from `since` on, as `seat` may see them, each with its
+        entry's index (and `undone` when an undo took it back)."""
+        _, sight = self.body(session, seat)
+        words = sight.entries
+        records = session.records
+        for index in range(len(words), len(records)):
+            entry = []
+            for event in records[index]:
+                item = event_to_json(observe_event(event, seat), sight.names)
+                item["entry"] = index
+                entry.append(item)
+            words.append(entry)
+        out: list[dict[str, Any]] = []
+        entries = session.entries
+        for index in range(max(0, since), len(records)):
+            if entries[index].undone:
+                out.extend({**item, "undone": True} for item in words[index])
+            else:
+                out.extend(words[index])
+        return out
+
+    def forget(self) -> None:
+        """Drop what was built (the log was rewritten: a session loaded again)."""
+        self._sights.clear()
+
+
+def _choices(
+    session: Session, view: GameState, seat: Audience, names: dict[str, str]
+) -> list[dict[str, Any]]:
+    if seat is None or seat != session.decider:
+        return []
+    return [
+        choice_to_json(c, label(view, c, names), challenge_odds(view, c))
+        for c in session.choices(seat)
+    ]

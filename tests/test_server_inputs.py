@@ -1,0 +1,96 @@
+"""Every body and WebSocket message a client can send is read into data or refused with the
+spec's answer (a 400 or 413 naming what is wrong), never anything else: arbitrary bytes,
+arbitrary text, deeply nested and oddly typed JSON (server-api.md, hardening). The
+coverage-guided run of the same contract is `fuzz/server_inputs.py` (docs/reliability.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from funkoverse.content.catalog import catalog
+from funkoverse.server.errors import ApiError
+from funkoverse.server.inputs import MAX_DEPTH, fields, nesting, read_json
+from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, check_ids
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+KEYS = st.sampled_from(
+    [
+        "scenario",
+        "map",
+        "size",
+        "mode",
+        "seats",
+        "teams",
+        "items",
+        "seed",
+        "choice",
+        "version",
+        "tokens",
+        "draft",
+        "secret",
+        "first_player",
+        "players",
+    ]
+)
+BODIES = st.dictionaries(KEYS, JSON, max_size=6)
+BOX = catalog()
+
+
+def _read(data: bytes | str) -> Any:
+    try:
+        return read_json(data)
+    except ApiError as e:
+        assert e.status in (400, 413), e.status
+        assert e.message and "\n" not in e.message
+        return e
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_any_bytes_are_read_or_refused_with_400(data: bytes) -> None:
+    _read(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_any_text_is_read_or_refused_with_400(text: str) -> None:
+    _read(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BODIES, st.sampled_from([NewGame, ChoiceIn, UndoIn]))
+def test_any_body_is_taken_or_refused_naming_a_field(body: dict[str, Any], model: Any) -> None:
+    read = _read(json.dumps(body))
+    if isinstance(read, ApiError):
+        return
+    try:
+        taken = fields(model, read)
+        if isinstance(taken, NewGame):
+            check_ids(taken, BOX)
+    except ApiError as e:
+        assert e.status == 400 and e.code == "bad_request"
+        assert "'" in e.message or "field" in e.message, e.message
+
+
+@given(st.integers(0, 200), st.sampled_from(["[", '{"a":']))
+def test_nesting_past_the_limit_is_refused_before_parsing(depth: int, opener: str) -> None:
+    closer = "]" if opener == "[" else "}"
+    text = opener * depth + "1" + closer * depth
+    assert nesting(text) == depth
+    read = _read(text)
+    assert isinstance(read, ApiError) == (depth > MAX_DEPTH)
+
+
+def test_a_lone_surrogate_is_refused_as_not_text() -> None:
+    read = _read('{"choice": "\\ud800", "version": 1}')
+    assert isinstance(read, ApiError) and "surrogate" in read.message
