@@ -34,6 +34,8 @@ TARGETS = {
     "query": ("fuzz_query", "query_input", 0),
     "saved-game": ("fuzz_games", "saved_game", 0),
     "setup-spec": ("fuzz_games", "setup_spec", 0),
+    "http-body": ("fuzz_server", "http_body", 1),
+    "ws-message": ("fuzz_server", "ws_message", 0),
 }
 LIBFUZZER = ["-max_len=65536", "-timeout=30", "-rss_limit_mb=3072", "-print_final_stats=1"]
 _EXECUTED = re.compile(r"stat::number_of_executed_units:\s*(\d+)")

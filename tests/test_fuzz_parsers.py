@@ -1,6 +1,7 @@
 """Every parser of outside input keeps its contract (fuzz/contract.py) on inputs Hypothesis
 makes from the shipped files: map files and inline maps, content files and fan content
-folders, `funkoverse query` input, saved games and setups as JSON. Bad input is refused in
+folders, `funkoverse query` input, saved games and setups as JSON, and the server's HTTP
+bodies and WebSocket messages. Bad input is refused in
 one line naming the file or the field, never another exception, nothing shared changed.
 
 The same targets run under atheris for as long as one likes (`python fuzz/run.py`,
@@ -26,6 +27,7 @@ import fuzz_content
 import fuzz_games
 import fuzz_maps
 import fuzz_query
+import fuzz_server
 from mutate import structured
 
 from funkoverse.content.extra import use_content
@@ -52,7 +54,7 @@ def _shipped_only() -> Iterator[None]:
 
 @cache
 def _seeds(target: str) -> tuple[bytes, ...]:
-    for module in (fuzz_maps, fuzz_content, fuzz_query, fuzz_games):
+    for module in (fuzz_maps, fuzz_content, fuzz_query, fuzz_games, fuzz_server):
         found = module.seeds()
         if target in found:
             return tuple(found[target])
@@ -113,6 +115,18 @@ def test_saved_games(data: bytes) -> None:
 @given(st.one_of(mutants("setup_spec"), st.binary(max_size=100)))
 def test_setup_specs(data: bytes) -> None:
     fuzz_games.setup_spec(data)
+
+
+@FUZZ
+@given(st.one_of(mutants("http_body", 1), st.binary(min_size=1, max_size=200)))
+def test_server_http_bodies(data: bytes) -> None:
+    fuzz_server.http_body(data)
+
+
+@FUZZ
+@given(st.one_of(mutants("ws_message"), st.binary(max_size=200)))
+def test_server_websocket_messages(data: bytes) -> None:
+    fuzz_server.ws_message(data)
 
 
 # ------------------------------------------------------------------ inputs that once broke a parser

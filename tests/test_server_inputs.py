@@ -1,7 +1,7 @@
 """Every body and WebSocket message a client can send is read into data or refused with the
 spec's answer (a 400 or 413 naming what is wrong), never anything else: arbitrary bytes,
 arbitrary text, deeply nested and oddly typed JSON (server-api.md, hardening). The
-coverage-guided run of the same contract is `fuzz/server_inputs.py` (docs/reliability.md)."""
+coverage-guided run of the same contract is `fuzz/fuzz_server.py` (docs/reliability.md)."""
 
 from __future__ import annotations
 
