@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.dice import load_dice
+from funkoverse.content.fields import shown
 from funkoverse.content.maps import load_map
 from funkoverse.content.scenarios import load_scenarios, load_ultimates
 from funkoverse.content.statuses import (
@@ -492,7 +493,7 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
     }
     for side, items in request.items.items():
         if side not in fixed and items:
-            raise UserError(f"items for {side} need {side}'s characters")
+            raise UserError(f"items for {shown(side)} need that side's characters")
     if len(fixed) == 1 and not request.items and not chosen.first_game:
         other = "light" if "dark" in fixed else "dark"
         given = len(next(iter(fixed.values()))[0])
@@ -513,7 +514,7 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
     sides = [t.side for t in spec.teams] or ["dark", "light"]
     for seat in request.seats:
         if seat not in sides:
-            raise UserError(f"no seat '{seat}' in this game; its seats are {', '.join(sides)}")
+            raise UserError(f"no seat {shown(seat)} in this game; its seats are {', '.join(sides)}")
     seats = tuple(request.seats.get(side, SeatSpec(side)) for side in sides)
     spec = replace(spec, seats=seats)
     build(spec)
