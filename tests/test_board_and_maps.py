@@ -257,3 +257,29 @@ def test_inline_map_errors_name_the_field_and_position() -> None:
             {"width": 2, "height": 2, "grid": grid.replace(". \n", ".|\n"), "layers": terrain},
             "map",
         )
+
+
+def test_an_inline_map_quotes_what_it_refuses_cut_short() -> None:
+    """Found by fuzzing: an unknown key (or a width, or a layer's name) thousands of
+    characters long was quoted whole, twice, in a refusal of many kilobytes."""
+    long = "w" + "\x7f" * 5000
+    for inline in (
+        {long: 1, "width": 2},
+        {"width": long, "height": 2, "grid": ""},
+        {"width": 1, "height": 1, "grid": "+-+\n|.|\n+-+", "layers": {long: 5}},
+    ):
+        with pytest.raises(UserError) as refused:
+            parse_map_dict(inline, "map")
+        said = str(refused.value)
+        assert said.startswith("map") and len(said) < 300, said
+
+
+@pytest.mark.parametrize("name", ["a" * 300, "a\x00b", "maps/" + "b" * 300 + ".toml"])
+def test_a_map_name_no_file_can_have_is_refused_as_unknown(name: str) -> None:
+    """Found by fuzzing `funkoverse query`: a map name longer than a file name may be raised
+    OSError (File name too long), one with a null byte ValueError ("internal error")."""
+    with pytest.raises(UserError) as refused:
+        load_map(name)
+    said = str(refused.value)
+    assert len(said) < 400 and "\n" not in said
+    assert said.startswith(("unknown map", "a\\x00b: cannot read", "maps/bbb"))

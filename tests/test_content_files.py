@@ -140,3 +140,79 @@ def test_content_list_json_has_every_kind_with_id_name_and_box() -> None:
     assert ids["status_cards"] == {"she-hears", "she-breathes", "she-walks", "she-sees", "sneaking"}
     notes = " ".join(found["notes"])
     assert "Space Jam" in notes
+
+
+def test_a_content_file_that_is_not_utf8_is_refused_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by fuzzing: a file that is not UTF-8 raised `UnicodeDecodeError`, which named no
+    file (`content check` said "internal error")."""
+    from funkoverse.cli import main
+
+    path = tmp_path / "characters" / "fan.toml"
+    path.parent.mkdir()
+    path.write_bytes(b'id = "fan"\nname = "\x80"\n')
+    assert main(["content", "check", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"funkoverse content: {path}: not UTF-8 text (byte 20 is not)\n"
+    )
+
+
+ITEM = 'id = "tester"\nname = "Tester"\nbox = "test"\n{line}\n'
+WRONG_KINDS = {
+    # found by fuzzing: each raised TypeError or ValueError with no file or field named
+    "an item's cost as a list": (ITEM.format(line="cost = [1, 2]"), "items", "'cost'"),
+    "an item's cost as text": (ITEM.format(line='cost = "x"'), "items", "'cost'"),
+    "a hook as a table": (_character(hooks="hooks = [{ a = 1 }]"), "characters", "'hooks'"),
+    "dots as a number": (
+        _character().replace('dots = ["might"]', "dots = 5"),
+        "characters",
+        "'dots'",
+    ),
+    "dice as text": (
+        _character().replace('dots = ["might"]', 'dots = ["might"]\ndice = "abc"'),
+        "characters",
+        "'dice'",
+    ),
+    "a step's op as a list": (
+        _character().replace('op = "challenge"', 'op = ["move"]'),
+        "characters",
+        "steps[0].op'",
+    ),
+    "abilities as a number": (
+        _character().split("[[abilities]]")[0] + "abilities = 3\n",
+        "characters",
+        "'abilities'",
+    ),
+    "a cost against a knocked-down rival as text": (
+        _character() + 'cost_vs_knocked_down = "two"\n',
+        "characters",
+        "cost_vs_knocked_down'",
+    ),
+    "a scenario's map as a number": (
+        'id = "tester"\nname = "T"\nbox = "test"\nmaps = [5]\n',
+        "scenarios",
+        "'maps'",
+    ),
+    "a companion's actions as a table": (
+        'id = "tester"\nname = "T"\nbox = "test"\ndefense = 1\nactions = { a = 1 }\n',
+        "companions",
+        "'actions'",
+    ),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(WRONG_KINDS))
+def test_a_value_of_the_wrong_kind_is_refused_naming_the_file_and_field(
+    mistake: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from funkoverse.cli import main
+
+    text, folder, field = WRONG_KINDS[mistake]
+    path = tmp_path / folder / "tester.toml"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8")
+    assert main(["content", "check", str(path)]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"funkoverse content: {path}: field ") and said.count("\n") == 1
+    assert field in said, said

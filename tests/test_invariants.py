@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from funkoverse.content.setups import first_game
+from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game
 from funkoverse.rules import engine
 from funkoverse.rules.game import Game
 from funkoverse.rules.invariants import initial_tokens, violations
@@ -39,3 +39,14 @@ def test_the_checker_catches_a_broken_position() -> None:
     broken = violations(state, tokens)
     assert any("share" in v for v in broken)
     assert any("ability tokens" in v for v in broken)
+
+
+def test_the_checker_counts_the_ultimate_cards_extra_ability_tokens() -> None:
+    """Ultimate Mode Setup: the ultimate character's side takes the extra ability tokens its
+    ultimate card shows; the checker counts them as that side's (it once counted the
+    character's dots alone and called every ultimate game broken)."""
+    spec = draw_spec(SetupRequest(scenario="titans", mode="ultimate"), 9)
+    game = Game(build(spec), 9)
+    ultimate = next(t for t in game.state.setup.teams if t.ultimate)
+    assert ultimate.extra_dots
+    assert violations(game.state, initial_tokens(game.state)) == []

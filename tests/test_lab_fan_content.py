@@ -87,6 +87,37 @@ def test_a_broken_fan_file_names_file_field_and_fix(
     assert "folder 'cards' is not a kind of content" in capsys.readouterr().err
 
 
+def test_a_refused_fan_folder_leaves_the_folders_in_use_before(tmp_path: Path) -> None:
+    """Found by fuzzing: a refused `--content` folder dropped every fan folder in use, not
+    only itself (the lab's workers add a task's folders to those in use)."""
+    from funkoverse.content.characters import load_characters
+    from funkoverse.content.extra import content_dirs
+    from funkoverse.errors import UserError
+
+    use_content([FAN])
+    broken = tmp_path / "characters" / "fan.toml"
+    broken.parent.mkdir()
+    broken.write_text('id = "other"\n', encoding="utf-8")
+    with pytest.raises(UserError, match=r"fan\.toml"):
+        use_content([FAN, tmp_path])
+    assert content_dirs() == (str(FAN),)
+    assert "the-gardener" in load_characters()
+
+
+def test_a_fan_card_whose_id_holds_a_newline_is_refused_on_one_line(tmp_path: Path) -> None:
+    """Found by fuzzing: a refusal quoting a card's id with a newline in it ran over two
+    lines; a `UserError` writes every control character it quotes as an escape."""
+    from funkoverse.errors import UserError
+
+    path = tmp_path / "bonus_objectives" / "fan.toml"
+    path.parent.mkdir()
+    path.write_text('id = "\\n"\nname = "x"\nbox = "x"\npoints = 1\n', encoding="utf-8")
+    with pytest.raises(UserError) as refused:
+        use_content([tmp_path])
+    assert str(refused.value) == f"{path}: field 'id': '\\n' should match the file name 'fan'"
+    assert UserError("a\x1b[31mb\r\nc\td").args == ("a\\x1b[31mb\\r\\nc\td",)
+
+
 def test_a_fan_ability_taking_a_shipped_id_is_refused_naming_both_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

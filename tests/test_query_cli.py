@@ -258,3 +258,71 @@ def test_challenge_odds_follow_the_dice_data() -> None:
     """rules-query.md Dice: 1 die against 1 die is 7/18 = 38.9%."""
     code, out = ask({"query": {"op": "challenge_odds", "attack_dice": 1, "defense_dice": 1}})
     assert (code, out) == (0, {"answer": {"p": "7/18", "percent": 38.9}})
+
+
+def test_a_pieces_unknown_field_is_named_on_one_line() -> None:
+    """Found by fuzzing: the unknown field's name was written as it came, newlines and all,
+    so the error ran over several lines."""
+    case = {
+        "map": "urzari-jungle",
+        "pieces": [{"id": "A", "team": "x", "at": [0, 0], "kind\n+-+": 1}],
+        "query": {"op": "visible_squares", "viewer": "A"},
+    }
+    assert ask(case) == (
+        1,
+        {
+            "error": 'pieces[0]: unknown field "kind\\n+-+" (a piece has: at, character, '
+            "defense, id, kind, standing, team)"
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            {"op": "challenge_odds", "attack_dice": 5, "defense_dice": 2**63},
+            "query.defense_dice: at most 20 dice a side, defense_extra included (as funkoverse "
+            "odds), not 9223372036854775808",
+        ),
+        (
+            {"op": "challenge_odds", "attack_dice": 500, "defense_dice": 1},
+            "query.attack_dice: at most 20 dice a side, attack_extra included (as funkoverse "
+            "odds), not 500",
+        ),
+        (
+            {
+                "op": "challenge_odds",
+                "attack_dice": 1,
+                "defense_dice": 1,
+                "attack_extra": ["blood"] * 20,
+            },
+            "query.attack_dice: at most 20 dice a side, attack_extra included (as funkoverse "
+            "odds), not 21",
+        ),
+    ],
+)
+def test_challenge_odds_takes_as_many_dice_as_funkoverse_odds(
+    question: dict[str, Any], said: str
+) -> None:
+    """Found by fuzzing: 2**63 dice raised OverflowError and 500 a RecursionError ("internal
+    error"), and a million would have run the machine out of memory."""
+    assert ask({"query": question}) == (1, {"error": said})
+
+
+def test_a_piece_kind_that_is_not_text_is_refused_naming_the_field() -> None:
+    """Found by fuzzing: a piece's kind given as an object raised TypeError ("internal
+    error")."""
+    case = {
+        "map": "urzari-jungle",
+        "pieces": [{"id": "A", "team": "x", "at": [0, 0], "kind": {"a": [1] * 40}}],
+        "query": {"op": "visible_squares", "viewer": "A"},
+    }
+    assert ask(case) == (
+        1,
+        {
+            "error": 'pieces[0].kind: unknown kind {"a": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, '
+            "1, 1, 1, 1,... (one of character, basic, minion, companion, bonus_objective, token, "
+            "marker)"
+        },
+    )

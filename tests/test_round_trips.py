@@ -240,3 +240,47 @@ def test_a_team_the_rules_do_not_allow_is_refused_naming_the_field() -> None:
         build(replace(first, teams=(given, replace(lt, items=(("shovel", lt.characters[0]),)))))
     with pytest.raises(UserError, match="spec field"):
         parse_spec({"scenario": "flags"})
+
+
+@pytest.mark.parametrize(
+    ("request_", "sides", "said"),
+    [
+        (SetupRequest(scenario="brawl", players=4), 0, "'free-for-all' has 3 or 4 sides, not 0"),
+        (SetupRequest(scenario="flags"), 1, "'standard' has 2 sides, not 1"),
+        (SetupRequest(scenario="titans"), 3, "'ultimate' has 2 sides, not 3"),
+    ],
+)
+def test_a_spec_with_too_few_or_too_many_sides_for_its_mode_is_refused(
+    request_: SetupRequest, sides: int, said: str
+) -> None:
+    """Found by fuzzing saved games: a free-for-all spec without teams was built into a game
+    of no sides, whose first-player flip divided by zero (`funkoverse replay` said "internal
+    error")."""
+    spec = draw_spec(request_, 1)
+    teams = (spec.teams * 2)[:sides]
+    with pytest.raises(UserError, match=f"spec field 'teams': a game of mode {re.escape(said)}"):
+        build(replace(spec, teams=teams, seats=()))
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"scenario": "flags", "map": "x", "sc\nario": 1}, "spec field 'sc\\nario' is not known"),
+        (
+            {"scenario": "flags", "map": "x", "teams": [{"side": "dark", "ch\racters": []}]},
+            "spec field 'teams[0].ch\\racters' is not known",
+        ),
+        (
+            {"scenario": "flags", "map": "x", "seats": {"a\nb": {"player": "robot"}}},
+            "spec field 'seats.a\\nb.player'",
+        ),
+    ],
+)
+def test_a_spec_field_the_input_names_is_quoted_on_one_line(
+    data: dict[str, object], said: str
+) -> None:
+    """Found by fuzzing: an unknown field's name (or a seat's) was written as it came, so a
+    newline in it broke the refusal over two lines."""
+    with pytest.raises(SpecError) as refused:
+        SetupSpec.from_json(data)
+    assert str(refused.value).startswith(said) and "\n" not in str(refused.value)

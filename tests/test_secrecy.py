@@ -8,16 +8,14 @@ spectator's, are checked at every entry until both reveals are behind."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
-from funkoverse.rules.events import EventKind, words
-from funkoverse.rules.serialize import view_to_json
+from funkoverse.rules.events import EventKind
 from funkoverse.rules.session import Session
 from funkoverse.rules.state import Phase
+from funkoverse.soak.secrecy import leaks
 
 GAMES = 2000
 CHUNKS = 8
@@ -25,44 +23,8 @@ CHUNKS = 8
 
 def _check(session: Session, revealed_teams: bool) -> int:
     """Every seat's payloads against every rival's secret picks; returns the checks made."""
-    state = session.state
-    secrets = {
-        side: (
-            set(state.sides[side].picks),
-            {item for item, _ in state.sides[side].gifts},
-            state.sides[side].leader,
-        )
-        for side in state.seats
-    }
-    names = session.names()
-    checks = 0
-    for seat in (*state.seats, None):
-        view = view_to_json(session.view(seat))
-        text = json.dumps(view)
-        events = [e for _, e in session.events(seat)]
-        said = " ".join(words(e, names) for e in events)
-        log = session.log(seat)
-        for rival, (picks, items, leader) in secrets.items():
-            if rival == seat:
-                continue
-            mine = view["sides"][rival]
-            assert set(mine["picks"]) <= {"?"}, (seat, rival, mine["picks"])
-            assert all(g == ["?", "?"] for g in mine["items_chosen"])
-            if not revealed_teams:
-                own = secrets[seat][0] | secrets[seat][1] if seat is not None else set()
-                for card in (picks | items) - own:
-                    assert f'"{card}"' not in text, (seat, rival, card)
-            if not state.leaders_revealed:
-                assert mine["leader"] in (None, "?")
-            for e in events:
-                if e.secret and e.side == rival:
-                    assert e.card is None and e.name is None and e.piece is None
-            for entry in log:
-                if entry.secret and entry.seat == rival:
-                    assert entry.choice == "?"
-            if leader is not None and not state.leaders_revealed:
-                assert f"picks {names.get(leader)}" not in said
-            checks += 1
+    found, checks = leaks(session, revealed_teams, real=session.state)
+    assert not found, found
     return checks
 
 

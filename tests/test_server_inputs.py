@@ -1,13 +1,14 @@
 """Every body and WebSocket message a client can send is read into data or refused with the
 spec's answer (a 400 or 413 naming what is wrong), never anything else: arbitrary bytes,
 arbitrary text, deeply nested and oddly typed JSON (server-api.md, hardening). The
-coverage-guided run of the same contract is `fuzz/server_inputs.py` (docs/reliability.md)."""
+coverage-guided run of the same contract is `fuzz/fuzz_server.py` (docs/reliability.md)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,3 +95,48 @@ def test_nesting_past_the_limit_is_refused_before_parsing(depth: int, opener: st
 def test_a_lone_surrogate_is_refused_as_not_text() -> None:
     read = _read('{"choice": "\\ud800", "version": 1}')
     assert isinstance(read, ApiError) and "surrogate" in read.message
+
+
+def _refusal(body: dict[str, Any]) -> str:
+    """The message `POST /api/games` refuses `body` with, as the route reads it."""
+    from funkoverse.content.setups import draw_spec
+    from funkoverse.errors import UserError
+
+    try:
+        game = fields(NewGame, body)
+        check_ids(game, BOX)
+        try:
+            draw_spec(game.request(), 0)
+        except UserError as e:
+            raise ApiError(400, "bad_request", str(e)) from None
+    except ApiError as e:
+        assert e.status == 400
+        return e.message
+    raise AssertionError(f"taken: {body}")
+
+
+LONG = "x\n" * 2000
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"scenario": "flags", "seats": {"dark": {"play\r": "human"}}}, "'seats.dark.play\\r'"),
+        ({"scenario": "flags", "seats": {"dark": {"level": "\n"}}}, "unknown level '\\n'"),
+        ({"scenario": "flags", LONG: 1}, "field 'x\\nx\\n"),
+        ({"scenario": "flags", "seats": {LONG: {"player": "robot"}}}, "'seats.x\\nx\\n"),
+        ({"scenario": "flags", "teams": {LONG: ["nobody"]}}, "unknown character 'nobody'"),
+        ({"scenario": "flags", "items": {LONG: {"dracula": "none"}}}, "unknown item 'none'"),
+        ({"scenario": "flags", "items": {LONG: {"dracula": "shovel"}}}, "need that side's"),
+        ({"scenario": "flags", "seats": {LONG: {}}}, "no seat 'x\\nx\\n"),
+    ],
+)
+def test_a_refusal_quoting_a_field_name_or_value_stays_one_short_line(
+    body: dict[str, Any], said: str
+) -> None:
+    """Found by fuzzing the server's bodies (fuzz/fuzz_server.py): a newline or a carriage
+    return in a field's name or a level broke the refusal's line, and a seat's or a side's
+    name thousands of characters long was quoted whole."""
+    message = _refusal(body)
+    assert said in message, message
+    assert "\n" not in message and "\r" not in message and len(message) < 300, message

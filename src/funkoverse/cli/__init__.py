@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "content": "content",
     "simulate": "simulate",
     "report": "report",
+    "soak": "soak",
 }
 
 # the commands that play games take `--engine` (cli/engine.py)

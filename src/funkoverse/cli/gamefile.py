@@ -47,6 +47,8 @@ def read_game(path: Path) -> object:
         raise UserError(
             f"{path}: not a game file: the JSON is damaged or cut short ({e})"
         ) from None
+    except RecursionError:
+        raise UserError(f"{path}: not a game file: its JSON is nested too deeply") from None
 
 
 def load_game(path: Path, engine: Engine | None = None) -> Session:

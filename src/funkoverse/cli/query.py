@@ -79,6 +79,12 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _shown(value: Any) -> str:
+    """A value from the question as an error quotes it: JSON, cut short."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _one_line(e: BaseException) -> str:
     text = str(e)
     return text.splitlines()[0] if text else type(e).__name__
@@ -128,7 +134,7 @@ def parse_square(
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise QueryError(f"{fld}: expected a square [x, y], not {json.dumps(value)}")
+        raise QueryError(f"{fld}: expected a square [x, y], not {_shown(value)}")
     x, y = value
     if board is None:
         return (x, y)
@@ -157,7 +163,8 @@ def parse_pieces(board: Board, value: Any, fld: str = "pieces") -> list[Piece]:
         for key in raw:
             if key not in _PIECE_FIELDS:
                 raise QueryError(
-                    f"{f}.{key}: unknown field (a piece has: {', '.join(sorted(_PIECE_FIELDS))})"
+                    f"{f}: unknown field {_shown(key)} (a piece has: "
+                    f"{', '.join(sorted(_PIECE_FIELDS))})"
                 )
         pid = raw.get("id")
         if not isinstance(pid, str) or not pid:
@@ -166,9 +173,9 @@ def parse_pieces(board: Board, value: Any, fld: str = "pieces") -> list[Piece]:
             raise QueryError(f"{f}.id: {pid!r} is used twice")
         ids.add(pid)
         kind_name = raw.get("kind", "character")
-        if kind_name not in _KINDS:
+        if not isinstance(kind_name, str) or kind_name not in _KINDS:
             raise QueryError(
-                f"{f}.kind: unknown kind {json.dumps(kind_name)} (one of {', '.join(_KINDS)})"
+                f"{f}.kind: unknown kind {_shown(kind_name)} (one of {', '.join(_KINDS)})"
             )
         kind = _KINDS[kind_name]
         defense = raw.get("defense")
@@ -250,7 +257,7 @@ class _Position:
                         "character, minion, companion or bonus objective can be moved here"
                     )
                 return p
-        raise QueryError(f"query.{fld}: no piece with id {json.dumps(pid)}")
+        raise QueryError(f"query.{fld}: no piece with id {_shown(pid)}")
 
     def square(self, fld: str) -> int:
         if fld not in self.query:
@@ -282,7 +289,7 @@ def _answer(case: dict[str, Any], cache: dict[str, Board]) -> Any:
     op = query.get("op")
     handler = _OPS.get(op) if isinstance(op, str) else None
     if handler is None:
-        raise QueryError(f"query.op: unknown op {json.dumps(op)} (one of {', '.join(_OPS)})")
+        raise QueryError(f"query.op: unknown op {_shown(op)} (one of {', '.join(_OPS)})")
     board = get_board(case["map"], cache) if "map" in case else None
     if "pieces" in case:
         if board is None:
@@ -368,6 +375,7 @@ def _challenge_targets(pos: _Position) -> Any:
 
 
 def _challenge_odds(pos: _Position) -> Any:
+    from funkoverse.cli.odds import MAX_POOL
     from funkoverse.content.dice import load_dice  # built elsewhere; imported when asked
     from funkoverse.rules.dice import win_probability
 
@@ -381,14 +389,19 @@ def _challenge_odds(pos: _Position) -> Any:
     ):
         n = pos.count(count_fld)
         assert n is not None
-        pool = [dice["standard"]] * n
         extra = pos.query.get(extra_fld, [])
         if not isinstance(extra, list):
             raise QueryError(f"query.{extra_fld}: expected a list of die names")
+        if n + len(extra) > MAX_POOL:
+            raise QueryError(
+                f"query.{count_fld}: at most {MAX_POOL} dice a side, {extra_fld} included "
+                f"(as funkoverse odds), not {n + len(extra)}"
+            )
+        pool = [dice["standard"]] * n
         for i, name in enumerate(extra):
             if not isinstance(name, str) or name not in dice:
                 raise QueryError(
-                    f"query.{extra_fld}[{i}]: unknown die {json.dumps(name)} "
+                    f"query.{extra_fld}[{i}]: unknown die {_shown(name)} "
                     f"(one of {', '.join(sorted(dice))})"
                 )
             pool.append(dice[name])

@@ -11,10 +11,12 @@ from funkoverse.content.fields import (
     DATA,
     color,
     hooks,
+    listed,
     need,
     only_fields,
     parse_ability,
     read_toml,
+    shown,
     where,
 )
 from funkoverse.errors import UserError
@@ -49,7 +51,7 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
     basic = bool(data.get("basic", False))
     abilities = tuple(
         parse_ability(raw, name, f"abilities[{i}]")
-        for i, raw in enumerate(data.get("abilities", []))
+        for i, raw in enumerate(listed(data, "abilities", name, "a list of abilities"))
     )
     if basic and (abilities or data.get("trait") or data.get("hooks")):
         raise UserError(
@@ -75,15 +77,29 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
         defense=defense,
         basic=basic,
         base=str(base),
-        dots=tuple(color(c, name, "dots") for c in data.get("dots", [])),
+        dots=tuple(color(c, name, "dots") for c in listed(data, "dots", name, "a list of types")),
         abilities=abilities,
         trait_name=str(trait.get("name", "")),
         trait_text=str(trait.get("text", "")),
         elusive=bool(data.get("elusive", False)),
         hooks=hooks(data.get("hooks", []), name),
         tokens=tuple(sorted(tokens.items())),
-        dice=tuple(data.get("dice", [])),
+        dice=tuple(_dice(data, name)),
     )
+
+
+def _dice(data: Mapping[str, Any], name: str) -> list[str]:
+    """The ids of the extra dice a character rolls, each a shipped die."""
+    from funkoverse.content.dice import load_dice
+
+    dice = listed(data, "dice", name, "a list of die ids")
+    for die in dice:
+        if not isinstance(die, str) or die not in load_dice():
+            raise UserError(
+                f"{name}: field 'dice': no die {shown(die)}; the dice are "
+                f"{', '.join(sorted(load_dice()))}"
+            )
+    return dice
 
 
 def load_character_file(path: Path) -> CharacterCard:

@@ -66,6 +66,8 @@ def load_die_file(path: Path | str) -> DieSpec:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"{label}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise UserError(f"{label}: not valid TOML: its values are nested too deeply") from None
 
     def fail(key: str, message: str) -> UserError:
         line = _line_of(text, key)

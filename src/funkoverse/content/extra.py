@@ -47,7 +47,8 @@ def extra_map(map_id: str) -> Path | None:
 
 def use_content(dirs: Iterable[str | Path]) -> None:
     """Add these folders' content to the box (the same folders again: nothing to do). Every
-    file is checked at once; the first fault is refused with `UserError` naming it."""
+    file is checked at once; the first fault is refused with `UserError` naming it, and the
+    folders in use before stay in use."""
     wanted = [Path(d) for d in dirs]
     if tuple(str(d) for d in wanted) == content_dirs():
         return
@@ -65,12 +66,13 @@ def use_content(dirs: Iterable[str | Path]) -> None:
             raise UserError(
                 f"--content {d}: no content found; put files in subfolders named {', '.join(FOLDERS)}"
             )
+    before = list(_DIRS)
     _DIRS[:] = wanted
     _clear()
     try:
         check_loaded()
-    except UserError:
-        _DIRS.clear()
+    except UserError:  # refused: the folders in use before stay in use
+        _DIRS[:] = before
         _clear()
         raise
 

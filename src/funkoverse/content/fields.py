@@ -30,8 +30,12 @@ def read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
         raise UserError(f"{name}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"{name}: not UTF-8 text (byte {e.start + 1} is not)") from None
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"{name}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise UserError(f"{name}: not valid TOML: its values are nested too deeply") from None
 
 
 def need(table: Mapping[str, Any], key: str, kind: type, name: str, what: str) -> Any:
@@ -42,6 +46,29 @@ def need(table: Mapping[str, Any], key: str, kind: type, name: str, what: str) -
     if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
         raise UserError(f"{name}: field '{key}': expected {what}, got {value!r}")
     return value
+
+
+def listed(table: Mapping[str, Any], key: str, name: str, what: str) -> list[Any]:
+    """The field `key` of `table` as a list (empty when it is not given), or an error saying
+    what was expected."""
+    value = table.get(key, [])
+    if not isinstance(value, list):
+        raise UserError(f"{name}: field '{key}': expected {what}, got {shown(value)}")
+    return value
+
+
+def whole(table: Mapping[str, Any], key: str, name: str, what: str, default: int = 0) -> int:
+    """The field `key` of `table` as a whole number (`default` when it is not given)."""
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{name}: field '{key}': expected {what}, got {shown(value)}")
+    return value
+
+
+def shown(value: Any) -> str:
+    """A value from a file as an error quotes it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def only_fields(table: Mapping[str, Any], allowed: set[str], name: str, prefix: str = "") -> None:
@@ -70,10 +97,10 @@ def parse_step(raw: Any, name: str, field: str) -> Step:
         )
     op = raw["op"]
     VOCABULARY = vocabulary()
-    if op not in VOCABULARY:
+    if not isinstance(op, str) or op not in VOCABULARY:
         words = ", ".join(sorted(VOCABULARY))
         raise UserError(
-            f"{name}: field '{field}.op': '{op}' is not in the effects vocabulary ({words}); "
+            f"{name}: field '{field}.op': {shown(op)} is not in the effects vocabulary ({words}); "
             "behaviour beyond it needs a named hook"
         )
     params: dict[str, Param] = {}
@@ -136,7 +163,9 @@ def parse_ability(raw: Any, name: str, field: str) -> Ability:
         while_knocked_down=bool(raw.get("while_knocked_down", False)),
         while_knocked_out=bool(raw.get("while_knocked_out", False)),
         declare_target=bool(raw.get("declare_target", False)),
-        cost_vs_knocked_down=int(raw.get("cost_vs_knocked_down", 0)),
+        cost_vs_knocked_down=whole(
+            raw, "cost_vs_knocked_down", name, f"{field}.cost_vs_knocked_down: a cost"
+        ),
     )
 
 
@@ -148,8 +177,10 @@ def hooks(raw: Any, name: str) -> tuple[Any, ...]:
         raise UserError(f"{name}: field 'hooks': expected a list of hook names")
     found = []
     for h in raw:
-        if h not in HOOKS:
+        if not isinstance(h, str) or h not in HOOKS:
             known = ", ".join(sorted(HOOKS))
-            raise UserError(f"{name}: field 'hooks': no hook named {h!r}; the hooks are {known}")
+            raise UserError(
+                f"{name}: field 'hooks': no hook named {shown(h)}; the hooks are {known}"
+            )
         found.append(HOOKS[h])
     return tuple(found)

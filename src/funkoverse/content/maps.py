@@ -56,6 +56,7 @@ class _Source:
         if self._positions is None:  # an inline map
             if fld is None:
                 return self.name
+            fld = _cut(fld)
             if line < 0:
                 return f"{self.name}.{fld}"
             return f"{self.name}.{fld}:{line + 1}:{col + 1}"
@@ -71,6 +72,19 @@ class _Source:
         file_line = pos.content_line + line
         file_col = (pos.content_col if line == 0 else 0) + col
         return f"{self.name}:{file_line + 1}:{file_col + 1}"
+
+
+QUOTED = 40  # characters of a key or value from the input that a message quotes
+
+
+def _cut(text: str) -> str:
+    """A name from the input as a message names it: cut short."""
+    return text if len(text) <= QUOTED else text[: QUOTED - 3] + "..."
+
+
+def _shown(value: Any) -> str:
+    """A value from the input as a message quotes it: its repr, cut short."""
+    return _cut(repr(value))
 
 
 _HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
@@ -140,20 +154,31 @@ def load_map(id_or_path: str | Path) -> Board:
     if (
         isinstance(id_or_path, str)
         and lowered != text_id
-        and not Path(text_id).exists()
-        and (_maps_folder() / f"{lowered}.toml").is_file()
+        and not _is(Path(text_id), "exists")
+        and _is(_maps_folder() / f"{lowered}.toml", "is_file")
     ):
-        raise UserError(f"unknown map {text_id!r}: map ids are lower case, as in '{lowered}'")
+        raise UserError(f"unknown map {_shown(text_id)}: map ids are lower case, as in '{lowered}'")
     if isinstance(id_or_path, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", text_id):
-        if (_maps_folder() / f"{text_id}.toml").is_file():
+        if _is(_maps_folder() / f"{text_id}.toml", "is_file"):
             return _shipped_map(text_id)
         fan = _fan_map(text_id)
         if fan is not None:
             return fan
-        if not Path(text_id).exists():
+        if not _is(Path(text_id), "exists"):
             known = ", ".join(shipped_maps()) or "none"
-            raise UserError(f"unknown map {text_id!r} (shipped maps: {known}; or give a file path)")
+            raise UserError(
+                f"unknown map {_shown(text_id)} (shipped maps: {known}; or give a file path)"
+            )
     return load_map_file(Path(id_or_path))
+
+
+def _is(path: Path | Traversable, question: str) -> bool:
+    """`path.exists()` or `path.is_file()`, False for a name no file can have (too long, a
+    null byte in it)."""
+    try:
+        return bool(getattr(path, question)())
+    except (OSError, ValueError):
+        return False
 
 
 @functools.cache
@@ -184,8 +209,9 @@ def load_map_file(path: Path) -> Board:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"{path}: no such map file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"{path}: cannot read map file: {e}") from None
+    except (OSError, ValueError) as e:  # a name no file can have; not UTF-8
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+        raise UserError(f"{path}: cannot read map file: {reason}") from None
     return parse_map_text(text, str(path))
 
 
@@ -197,6 +223,8 @@ def parse_map_text(text: str, source_name: str) -> Board:
     """Parse a map file's TOML text; errors name `source_name:line:col`."""
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise UserError(f"{source_name}:1:1: bad TOML: its values are nested too deeply") from None
     except tomllib.TOMLDecodeError as e:
         msg = str(e).splitlines()[0] if str(e) else "invalid TOML"
         m = _TOML_POS.match(msg)
@@ -247,7 +275,7 @@ def _build(data: Mapping[str, Any], src: _Source, default_name: str) -> Board:
     for key in data:
         if key not in _TOP_KEYS:
             raise src.err(
-                f"unknown key {key!r} (a map has: {', '.join(sorted(_TOP_KEYS))})", str(key)
+                f"unknown key {_shown(key)} (a map has: {', '.join(sorted(_TOP_KEYS))})", str(key)
             )
     width = _positive_int(data, "width", src)
     height = _positive_int(data, "height", src)
@@ -278,7 +306,9 @@ def _build(data: Mapping[str, Any], src: _Source, default_name: str) -> Board:
             raise src.err("'legend.start' must be a table: letter = side", "legend.start")
         for letter, side in legend.items():
             if not isinstance(side, str) or not side:
-                raise src.err(f"legend.start.{letter} must name a side", f"legend.start.{letter}")
+                raise src.err(
+                    f"legend.start.{_cut(str(letter))} must name a side", f"legend.start.{letter}"
+                )
         for y, row in enumerate(layers["start"]):
             for x, ch in enumerate(row):
                 if ch == ".":
@@ -370,7 +400,7 @@ def _positive_int(data: Mapping[str, Any], key: str, src: _Source) -> int:
         raise src.err(f"missing {key!r} (squares {'across' if key == 'width' else 'down'})")
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
-        raise src.err(f"{key!r} must be a whole number from 1 to 64, not {value!r}", key)
+        raise src.err(f"{key!r} must be a whole number from 1 to 64, not {_shown(value)}", key)
     return value
 
 
@@ -392,11 +422,11 @@ def _layer_pos(
 def _parse_layer(lname: str, value: Any, width: int, height: int, src: _Source) -> tuple[str, ...]:
     fld = f"layers.{lname}"
     if not isinstance(value, str):
-        raise src.err(f"layer {lname!r} must be a string of {height} rows", fld)
+        raise src.err(f"layer {_shown(lname)} must be a string of {height} rows", fld)
     rows, skip = _text_rows(value)
     if len(rows) != height:
         raise src.err(
-            f"layer {lname!r} has {len(rows)} rows; the map is {height} squares down",
+            f"layer {_shown(lname)} has {len(rows)} rows; the map is {height} squares down",
             fld,
             skip + min(len(rows), height) if rows else skip,
             0,
@@ -404,7 +434,7 @@ def _parse_layer(lname: str, value: Any, width: int, height: int, src: _Source) 
     for y, row in enumerate(rows):
         if len(row) != width:
             raise src.err(
-                f"layer {lname!r} row {y + 1} has {len(row)} characters; "
+                f"layer {_shown(lname)} row {y + 1} has {len(row)} characters; "
                 f"the map is {width} squares across",
                 fld,
                 skip + y,

@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from funkoverse.content.fields import DATA, color, need, only_fields, read_toml, where
+from funkoverse.content.fields import DATA, color, need, only_fields, read_toml, shown, where
 from funkoverse.errors import UserError
 from funkoverse.rules.cards import TokenColor
 from funkoverse.rules.scenario import Scenario
@@ -40,6 +40,8 @@ SCENARIO_FIELDS = {
 def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
     only_fields(data, SCENARIO_FIELDS, name)
     maps = need(data, "maps", list, name, "the ids of the maps this scenario is played on")
+    if not all(isinstance(m, str) and m for m in maps):
+        raise UserError(f"{name}: field 'maps': expected map ids, got {shown(maps)}")
     flags = {
         k: bool(data.get(k, False))
         for k in (

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.dice import load_dice
+from funkoverse.content.fields import shown
 from funkoverse.content.maps import load_map
 from funkoverse.content.scenarios import load_scenarios, load_ultimates
 from funkoverse.content.statuses import (
@@ -36,6 +37,7 @@ FIRST_GAME_TEAMS: dict[str, tuple[str, ...]] = {
     "light": ("hyena-warrior", "villager"),
 }
 MODES = ("standard", "teams", "free-for-all", "ultimate")
+SIDES = {"standard": (2,), "teams": (2,), "free-for-all": (3, 4), "ultimate": (2,)}  # by mode
 SEATS = ("seat1", "seat2", "seat3", "seat4")
 STANDARD_SCENARIOS = ("first-knockout", "monsters-first-game", "flags", "leaders", "control")
 OPPOSING_ULTIMATE = 3  # Ultimate Mode Setup: "The other team chooses three characters"
@@ -217,6 +219,13 @@ def build(
             f"spec field 'mode': unknown mode '{spec.mode}'; the modes are {', '.join(MODES)}"
         )
     if check_mode:
+        allowed = SIDES[spec.mode]
+        if len(spec.teams) not in allowed:
+            said = " or ".join(map(str, allowed))
+            raise UserError(
+                f"spec field 'teams': a game of mode '{spec.mode}' has {said} sides, not "
+                f"{len(spec.teams)}"
+            )
         players = sum(max(1, len(t.players)) for t in spec.teams) if spec.teams else None
         mode_for(
             scenario, spec.mode, players if spec.mode == "teams" or scenario.free_for_all else None
@@ -521,7 +530,7 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
     }
     for side, items in request.items.items():
         if side not in fixed and items:
-            raise UserError(f"items for {side} need {side}'s characters")
+            raise UserError(f"items for {shown(side)} need that side's characters")
     if not request.draft:
         _check_requested_sizes(chosen, request, fixed)
     if len(fixed) == 1 and not request.items and not chosen.first_game and not chosen.ultimate:
@@ -550,7 +559,7 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
     sides = [t.side for t in spec.teams] or ["dark", "light"]
     for seat in request.seats:
         if seat not in sides:
-            raise UserError(f"no seat '{seat}' in this game; its seats are {', '.join(sides)}")
+            raise UserError(f"no seat {shown(seat)} in this game; its seats are {', '.join(sides)}")
     seats = tuple(request.seats.get(side, SeatSpec(side)) for side in sides)
     spec = replace(spec, seats=seats)
     build(spec)

@@ -10,12 +10,14 @@ from typing import Any
 from funkoverse.content.fields import (
     DATA,
     hooks,
+    listed,
     need,
     only_fields,
     parse_ability,
     parse_steps,
     read_toml,
     where,
+    whole,
 )
 from funkoverse.errors import UserError
 from funkoverse.rules.cards import TOKEN_KINDS, BonusObjective, CompanionCard, ItemCard, StatusCard
@@ -36,7 +38,7 @@ def parse_status(data: Mapping[str, Any], name: str) -> StatusCard:
         group=str(data.get("group", "")),
         abilities=tuple(
             parse_ability(raw, name, f"abilities[{i}]")
-            for i, raw in enumerate(data.get("abilities", []))
+            for i, raw in enumerate(listed(data, "abilities", name, "a list of abilities"))
         ),
         trait_text=str(trait.get("text", "")) if isinstance(trait, dict) else "",
         hooks=hooks(data.get("hooks", []), name),
@@ -61,7 +63,7 @@ def parse_item(data: Mapping[str, Any], name: str) -> ItemCard:
         },
         name,
     )
-    cost = int(data.get("cost", 0))
+    cost = whole(data, "cost", name, "1 to 4 for the use-item icon, or 0 for none")
     if not 0 <= cost <= 4:
         raise UserError(
             f"{name}: field 'cost': expected 1 to 4 for the use-item icon, or 0 for none, got {cost}"
@@ -95,7 +97,7 @@ def _tokens(raw: Any, name: str) -> tuple[tuple[str, int], ...]:
 def parse_companion(data: Mapping[str, Any], name: str) -> CompanionCard:
     only_fields(data, {"id", "name", "box", "defense", "actions", "text", "note"}, name)
     actions = []
-    for i, raw in enumerate(data.get("actions", [])):
+    for i, raw in enumerate(listed(data, "actions", name, "a list of actions")):
         field = f"actions[{i}]"
         if not isinstance(raw, dict):
             raise UserError(f"{name}: field '{field}': expected a table with id, name and steps")

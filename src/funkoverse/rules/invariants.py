@@ -14,11 +14,13 @@ from funkoverse.rules.state import GameState, Phase
 
 
 def initial_tokens(state: GameState) -> dict[str, Counter[TokenColor]]:
-    """Each side's ability tokens as set up: one a colored dot (Setup)."""
+    """Each side's ability tokens as set up: one a colored dot (Setup), and the ultimate
+    card's extra tokens (Ultimate Mode Setup)."""
     tokens: dict[str, Counter[TokenColor]] = {side: Counter() for side in state.seats}
     for team in state.setup.teams:
         for card in team.characters:
             tokens[team.side].update(card.dots)
+        tokens[team.side].update(team.extra_dots)
     return tokens
 
 

@@ -117,13 +117,15 @@ class SetupSpec:
                 data = json.loads(data)
             except ValueError as e:
                 raise SpecError(f"spec: not JSON ({e})") from None
+            except RecursionError:
+                raise SpecError("spec: not JSON that can be read: nested too deeply") from None
         if not isinstance(data, Mapping):
             raise SpecError("spec: expected a JSON object")
         known = {"version", "scenario", "map", "mode", "first_player", "teams", "seats", "draft"}
         for key in data:
             if key not in known:
                 raise SpecError(
-                    f"spec field '{key}' is not known; the fields are {', '.join(sorted(known))}"
+                    f"spec field '{_field(key)}' is not known; the fields are {', '.join(sorted(known))}"
                 )
         version = _int(data.get("version", SPEC_VERSION), "version")
         if version != SPEC_VERSION:
@@ -153,6 +155,13 @@ class SetupSpec:
 
 
 # --------------------------------------------------------------------------- reading fields
+
+
+def _field(name: object) -> str:
+    """A field's name as the input wrote it, for a message: control characters escaped, cut
+    to forty characters."""
+    text = repr(str(name))[1:-1]
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _need(data: Mapping[str, Any], key: str, where: str = "") -> Any:
@@ -206,7 +215,7 @@ def _team(value: Any, name: str) -> TeamSpec:
     for key in value:
         if key not in known:
             raise SpecError(
-                f"spec field '{name}.{key}' is not known; a team has {', '.join(sorted(known))}"
+                f"spec field '{name}.{_field(key)}' is not known; a team has {', '.join(sorted(known))}"
             )
     players = value.get("players", [])
     if not isinstance(players, list):
@@ -246,7 +255,7 @@ def _draft(value: Any) -> DraftSpec:
     for key in value:
         if key not in known:
             raise SpecError(
-                f"spec field 'draft.{key}' is not known; a draft has {', '.join(sorted(known))}"
+                f"spec field 'draft.{_field(key)}' is not known; a draft has {', '.join(sorted(known))}"
             )
     return DraftSpec(
         size=_int(value.get("size", 3), "draft.size", 1, 10),
@@ -259,12 +268,14 @@ def _draft(value: Any) -> DraftSpec:
 
 def _seat(name: Any, value: Any) -> SeatSpec:
     seat = _word(name, "seats")
-    where = f"seats.{seat}"
+    where = f"seats.{_field(seat)}"
     if not isinstance(value, Mapping):
         raise SpecError(f'spec field \'{where}\': expected {{"player": "human" or "ai"}}')
     for key in value:
         if key not in ("player", "level"):
-            raise SpecError(f"spec field '{where}.{key}' is not known; a seat has player and level")
+            raise SpecError(
+                f"spec field '{where}.{_field(key)}' is not known; a seat has player and level"
+            )
     player = value.get("player", "human")
     if player not in PLAYERS:
         raise SpecError(f'spec field \'{where}.player\': expected "human" or "ai"')

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from funkoverse.errors import one_line
+
 
 class ApiError(Exception):
-    """A refusal of the API: its status, code and one line for a person (server-api.md)."""
+    """A refusal of the API: its status, code and one line for a person (server-api.md); a
+    control character it quotes from the input (a newline in a field's name) is written as
+    its escape."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
+        message = one_line(message)
         super().__init__(message)
         self.status = status
         self.code = code

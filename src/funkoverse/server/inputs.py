@@ -103,10 +103,16 @@ def fields(model: type[M], data: Any) -> M:
         raise ApiError(400, "bad_request", first_error(e)) from None
 
 
+def cut(name: str) -> str:
+    """A field's name from the body (a seat, a side: any key a client sends) as a refusal
+    quotes it: forty characters at most."""
+    return name if len(name) <= 40 else name[:40] + "..."
+
+
 def first_error(e: ValidationError) -> str:
     """A validation error in one line naming the field."""
     error = e.errors()[0]
-    where = ".".join(str(p) for p in error["loc"]) or "body"
+    where = ".".join(cut(str(p)) for p in error["loc"]) or "body"
     message = str(error["msg"]).removeprefix("Value error, ")
     if error["type"] == "missing":
         return f"field '{where}' is missing"

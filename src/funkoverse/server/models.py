@@ -16,6 +16,7 @@ from funkoverse.ai.agents import AGENTS
 from funkoverse.content.setups import SetupRequest
 from funkoverse.rules.spec import SeatSpec
 from funkoverse.server.errors import ApiError
+from funkoverse.server.inputs import cut
 
 Id = str  # a content id, checked against the catalog by `check_ids`
 STRICT = ConfigDict(extra="forbid", strict=True)
@@ -145,11 +146,11 @@ def check_ids(game: NewGame, catalog: Mapping[str, Any]) -> None:
     for side, team in game.teams.items():
         for i, character in enumerate(team):
             if character not in characters:
-                raise _unknown(f"teams.{side}.{i}", "character", character, characters)
+                raise _unknown(f"teams.{cut(side)}.{i}", "character", character, characters)
     items = _ids(catalog, "items")
     for side, held in game.items.items():
         for character, item in held.items():
             if character not in characters:
-                raise _unknown(f"items.{side}", "character", character, characters)
+                raise _unknown(f"items.{cut(side)}", "character", character, characters)
             if item not in items:
-                raise _unknown(f"items.{side}.{character}", "item", item, items)
+                raise _unknown(f"items.{cut(side)}.{cut(character)}", "item", item, items)
