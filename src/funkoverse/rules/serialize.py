@@ -11,6 +11,7 @@ from typing import Any
 
 from funkoverse.rules.board import Board
 from funkoverse.rules.choices import Choice
+from funkoverse.rules.dice import Face, successes
 from funkoverse.rules.events import Event, Names, words
 from funkoverse.rules.frames import ChoiceFrame, ReturnFrame, RollFrame, RoundEndFrame
 from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
@@ -170,6 +171,11 @@ def event_to_json(event: Event, names: Names) -> dict[str, Any]:
     if event.attack or event.defense:
         out["attack"] = list(event.attack)
         out["defense"] = list(event.defense)
+        # what each face scored ("Resolving a Challenge"), so that a client shows what counted
+        out["counted"] = {
+            "attack": [successes(Face(f), "challenger") for f in event.attack],
+            "defense": [successes(Face(f), "defender") for f in event.defense],
+        }
     if event.names:
         out["names"] = list(event.names)
     return out

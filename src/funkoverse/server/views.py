@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from funkoverse.rules.describe import label
+from funkoverse.rules.present import board_help, present, start_areas
 from funkoverse.rules.preview import challenge_odds
+from funkoverse.rules.prompt import prompt
 from funkoverse.rules.serialize import choice_to_json, event_to_json, view_to_json
-from funkoverse.rules.session import Session
+from funkoverse.rules.session import CHOICE, Session
 from funkoverse.rules.state import GameState, Phase
 from funkoverse.rules.view import observe_event
 from funkoverse.rules.world import display_names
@@ -57,15 +59,19 @@ class Views:
             if names != sight.names:
                 sight.names = names
                 sight.entries = []  # worded anew with the names as they now are
+            choices, help_words = _choices(session, view, seat, names)
             sight.body = {
                 "game": self.game,
                 "version": session.version,
                 "status": status_of(session),
                 "seat": seat,
                 "decider": session.decider,
-                "choices": _choices(session, view, seat, names),
+                "choices": choices,
                 "winner": session.winner,
                 "state": view_to_json(view),
+                "prompt": {"text": prompt(view, session.decider, names), "help": help_words},
+                "start_areas": start_areas(view),
+                "undo_order": undo_order(session),
             }
             sight.version = session.version
         return sight.body, sight
@@ -99,10 +105,31 @@ class Views:
 
 def _choices(
     session: Session, view: GameState, seat: Audience, names: dict[str, str]
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], str]:
+    """The seat's legal choices as the page draws them (`rules.present`), and what to tap
+    when they are many squares."""
     if seat is None or seat != session.decider:
-        return []
-    return [
-        choice_to_json(c, label(view, c, names), challenge_odds(view, c))
-        for c in session.choices(seat)
+        return [], ""
+    legal = session.choices(seat)
+    worded = [(c, label(view, c, names), challenge_odds(view, c)) for c in legal]
+    shown = present(view, seat, worded, names)
+    out = [
+        {**choice_to_json(c, words, odds), **s.to_json()}
+        for (c, words, odds), s in zip(worded, shown, strict=True)
     ]
+    return out, board_help(view, legal, shown)
+
+
+def undo_order(session: Session) -> list[dict[str, Any]]:
+    """What an undo would take back, in the order it was chosen: each run of one seat's
+    choices (so that a page can say "your 3 choices and the computer's 2 before them")."""
+    taken = session.entries[len(session.entries) - session.undoable() :]
+    runs: list[dict[str, Any]] = []
+    for entry in taken:
+        if entry.kind != CHOICE or entry.seat is None:
+            continue
+        if runs and runs[-1]["seat"] == entry.seat:
+            runs[-1]["choices"] += 1
+        else:
+            runs.append({"seat": entry.seat, "choices": 1})
+    return runs
