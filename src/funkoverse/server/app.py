@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from funkoverse.content.catalog import cards, catalog
 from funkoverse.content.maps import load_map
+from funkoverse.content.rulebooks import rule_text, rulebooks
 from funkoverse.content.setups import draw_spec
 from funkoverse.errors import UserError
 from funkoverse.rules.preview import preview
@@ -310,6 +311,46 @@ def create_app(
     async def at(game: str, version: int) -> dict[str, Any]:
         return games.at(await games.room(game), version)
 
+    @app.get("/api/games/{game}/result", responses=refusals(404, 409, 503))
+    async def result(game: str) -> dict[str, Any]:
+        """A finished game's winner, each side's points and the rounds played (the lobby's
+        list of results)."""
+        room = await games.room(game)
+        session = room.session
+        if not session.over:
+            raise ApiError(409, "not_finished", "the game is still being played")
+        seen = session.view(None)
+        return {
+            "game": room.id,
+            "winner": session.winner,
+            "points": {side: seen.sides[side].points for side in seen.seats},
+            "round": seen.round,
+        }
+
+    @app.get("/api/rules")
+    async def rules() -> dict[str, Any]:
+        """The rulebooks' text, section by section (the "How to play" page)."""
+        return {
+            "books": [
+                {
+                    "id": b.id,
+                    "box": b.box,
+                    "title": b.title,
+                    "sections": [s.to_json() for s in b.sections],
+                }
+                for b in rulebooks()
+            ]
+        }
+
+    @app.get("/api/rules/find", responses=refusals(400, 404))
+    async def rule(cite: str = Query(max_length=120)) -> dict[str, Any]:
+        """The text of a rule a log line cites (its `rule`): the rulebook's section, or the
+        card of a trait or status card."""
+        found = rule_text(cite)
+        if found is None:
+            raise ApiError(404, "not_found", f"no rulebook section or card for '{cite[:60]}'")
+        return found
+
     live = Live(games, allowed_origins)
 
     @app.websocket("/api/games/{game}/ws")
@@ -327,6 +368,11 @@ def create_app(
     @app.get("/games/{game}", include_in_schema=False)
     async def game_page(game: str) -> FileResponse:
         return FileResponse(WEB / "game.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/rules", include_in_schema=False)
+    async def how_to_play() -> FileResponse:
+        """How to play: the rulebooks' sections."""
+        return FileResponse(WEB / "rules.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:
