@@ -189,3 +189,16 @@ def test_the_dice_say_what_each_face_scored() -> None:
     assert dice["counted"]["attack"] == [score[f] for f in dice["attack"]]
     guard = {"shield": 1, "triple_exclamation": 3, "burst": 0, "blank": 0}
     assert dice["counted"]["defense"] == [guard[f] for f in dice["defense"]]
+
+
+def test_an_event_says_what_to_mark_on_the_board_where_it_happens() -> None:
+    game = position({"the-cheetah": "b2"}, {"hyena-warrior": "c3"})
+    game.play("choose:the-cheetah")
+    game.play("challenge:hyena-warrior")
+    events = [event_to_json(e, {}) for e in game.play_chance()]
+    marks = {e["kind"]: e.get("mark") for e in events}
+    if "knocked_down" in marks:
+        assert marks["knocked_down"] == {"text": "knocked down", "tone": "loss", "on": "piece"}
+    else:
+        assert marks["challenge_lost"] == {"text": "missed", "tone": "none", "on": "other"}
+    assert not any(e.get("weighty") for e in events)

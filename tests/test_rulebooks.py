@@ -1,6 +1,7 @@
 """The rulebooks' text shipped with the package (content/data/rules, content/rulebooks.py):
 every rule the game cites opens a section of a rulebook or a card, the files are checked as
-they are read, and the server gives them to the page."""
+they are read, and the server gives them to the page, with a finished game's result and its
+rounds for the lobby and the replay."""
 
 from __future__ import annotations
 
@@ -109,14 +110,18 @@ def test_the_server_gives_the_rules_and_the_result_of_a_game(tmp_path: Path) -> 
             seed=4,
             seats={"dark": {"player": "human"}, "light": {"player": "human"}},
         )
-        early = client.get(f"/api/games/{gid}/result")
-        assert early.status_code == 409 and early.json()["error"]["code"] == "not_finished"
+        for path in ("result", "rounds"):
+            early = client.get(f"/api/games/{gid}/{path}")
+            assert early.status_code == 409 and early.json()["error"]["code"] == "not_finished"
         v = hot_seat(client, gid, tokens)
         for _ in range(2000):
             if v["status"] == "finished":
                 break
             v = play(client, gid, tokens[v["decider"]], keen(v, v["decider"])["id"], v["version"])
             v = hot_seat(client, gid, tokens)
+        chapters = client.get(f"/api/games/{gid}/rounds").json()
+        assert chapters["undone"] == [] and chapters["rounds"][0]["round"] == 1
+        assert [r["round"] for r in chapters["rounds"]] == list(range(1, v["state"]["round"] + 1))
         result = client.get(f"/api/games/{gid}/result").json()
         assert result["winner"] == v["winner"]
         assert result["points"] == {s: v["state"]["sides"][s]["points"] for s in ("dark", "light")}

@@ -71,6 +71,7 @@ class Shown:
     odds_words: str = ""
     warning: str | None = None
     keeps_target: bool | None = None
+    preview: bool = False  # a first tap shows what the piece could do; a second makes it
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -108,6 +109,8 @@ class Shown:
             out["warning"] = self.warning
         if self.keeps_target is not None:
             out["keeps_target"] = self.keeps_target
+        if self.preview:
+            out["preview"] = True
         return out
 
 
@@ -133,6 +136,7 @@ def _where(state: GameState, choice: Choice, shown: Shown) -> None:
     actor = acting(state)
     if isinstance(choice, (Choose, Leader, FlagReturn, Carry)):
         shown.piece = choice.piece
+        shown.preview = isinstance(choice, Choose)
     elif isinstance(choice, (Challenge, MinionChallenge)):
         shown.piece = choice.target
         if isinstance(choice, MinionChallenge):

@@ -37,6 +37,7 @@ from funkoverse.server.inputs import MAX_BODY, fields, read_json, too_large
 from funkoverse.server.live import Live
 from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, check_ids, refusals
 from funkoverse.server.store import Store
+from funkoverse.server.views import chapters
 
 WEB = Path(str(resources.files("funkoverse") / "web"))
 SEED_BITS = 128
@@ -326,6 +327,15 @@ def create_app(
             "points": {side: seen.sides[side].points for side in seen.seats},
             "round": seen.round,
         }
+
+    @app.get("/api/games/{game}/rounds", responses=refusals(404, 409, 503))
+    async def rounds(game: str) -> dict[str, Any]:
+        """Where each round of a finished game begins in its log, and which entries an undo
+        took back (a replay's chapters)."""
+        room = await games.room(game)
+        if not room.session.over:
+            raise ApiError(409, "not_finished", "the game is still being played")
+        return chapters(room.session)
 
     @app.get("/api/rules")
     async def rules() -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from funkoverse.rules.describe import label
+from funkoverse.rules.events import EventKind
 from funkoverse.rules.present import board_help, present, start_areas
 from funkoverse.rules.preview import challenge_odds
 from funkoverse.rules.prompt import prompt
@@ -133,3 +134,21 @@ def undo_order(session: Session) -> list[dict[str, Any]]:
         else:
             runs.append({"seat": entry.seat, "choices": 1})
     return runs
+
+
+def chapters(session: Session) -> dict[str, Any]:
+    """A finished game's log for a replay to step through: where each round begins (the
+    number of entries before it: round 1 before the first turn, a later round after the
+    entry that began it), counting only entries no undo took back, and which entries an
+    undo took back."""
+    rounds: list[dict[str, int]] = []
+    for index, (entry, events) in enumerate(zip(session.entries, session.records, strict=True)):
+        if entry.undone:
+            continue
+        for event in events:
+            if event.kind is EventKind.TURN and not rounds:
+                rounds.append({"round": 1, "at": index})
+            elif event.kind is EventKind.ROUND_BEGINS and event.number is not None:
+                rounds.append({"round": event.number, "at": index + 1})
+    undone = [i for i, e in enumerate(session.entries) if e.undone]
+    return {"rounds": rounds, "undone": undone}
