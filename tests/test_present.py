@@ -11,6 +11,7 @@ from funkoverse.rules import engine
 from funkoverse.rules.describe import label
 from funkoverse.rules.dice import win_probability
 from funkoverse.rules.game import Game
+from funkoverse.rules.notes import trait_answer, turn_side
 from funkoverse.rules.present import present
 from funkoverse.rules.preview import challenge_odds
 from funkoverse.rules.prompt import prompt
@@ -202,3 +203,28 @@ def test_an_event_says_what_to_mark_on_the_board_where_it_happens() -> None:
     else:
         assert marks["challenge_lost"] == {"text": "missed", "tone": "none", "on": "other"}
     assert not any(e.get("weighty") for e in events)
+
+
+def test_a_trait_that_answers_the_rivals_turn_is_named_in_the_log() -> None:
+    """Predatory Senses: "if a rival ... stands up, The Cheetah may move 1 square": the move
+    alone says only that she moves; the log names the trait, its card one tap away."""
+    game = position(
+        {"the-cheetah": "b2"},
+        {"hyena-warrior": "d4"},
+        knocked_down=["hyena-warrior"],
+        first="light",
+    )
+    names = display_names(game.state)
+    turn = turn_side(game.state, game.play("choose:hyena-warrior"), None)
+    game.play("rally")
+    assert turn == "light"
+    moved = game.play("move:c3")
+    said = trait_answer(game.state, "dark", turn, moved, names)
+    assert said == {
+        "kind": "trait",
+        "text": "The Cheetah's trait, Predatory Senses, answers light's turn.",
+        "rule": "Predatory Senses",
+        "piece": "the-cheetah",
+    }
+    # her own move in her own turn is no answer to anyone
+    assert trait_answer(game.state, "dark", "dark", moved, names) is None

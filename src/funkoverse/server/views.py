@@ -13,13 +13,14 @@ from typing import Any
 
 from funkoverse.rules.describe import label
 from funkoverse.rules.events import EventKind
+from funkoverse.rules.notes import trait_answer, turn_side
 from funkoverse.rules.present import board_help, present, start_areas
 from funkoverse.rules.preview import challenge_odds
 from funkoverse.rules.prompt import prompt
 from funkoverse.rules.serialize import choice_to_json, event_to_json, view_to_json
 from funkoverse.rules.session import CHOICE, Session
 from funkoverse.rules.state import GameState, Phase
-from funkoverse.rules.view import observe_event
+from funkoverse.rules.view import observe_event, secret_decision
 from funkoverse.rules.world import display_names
 
 Audience = str | None  # a seat, or None for the spectators
@@ -42,6 +43,7 @@ class Sight:
         self.body: dict[str, Any] = {}
         self.names: dict[str, str] = {}
         self.entries: list[list[dict[str, Any]]] = []  # each entry's events, worded
+        self.turn: str | None = None  # whose turn it is after the entries worded
 
 
 class Views:
@@ -60,6 +62,7 @@ class Views:
             if names != sight.names:
                 sight.names = names
                 sight.entries = []  # worded anew with the names as they now are
+                sight.turn = None
             choices, help_words = _choices(session, view, seat, names)
             sight.body = {
                 "game": self.game,
@@ -73,6 +76,7 @@ class Views:
                 "prompt": {"text": prompt(view, session.decider, names), "help": help_words},
                 "start_areas": start_areas(view),
                 "undo_order": undo_order(session),
+                "secret_pick": secret_decision(view),
             }
             sight.version = session.version
         return sight.body, sight
@@ -83,13 +87,17 @@ class Views:
         _, sight = self.body(session, seat)
         words = sight.entries
         records = session.records
+        view = session.view(seat) if len(words) < len(records) else None
         for index in range(len(words), len(records)):
-            entry = []
-            for event in records[index]:
-                item = event_to_json(observe_event(event, seat), sight.names)
+            assert view is not None
+            seen = [observe_event(event, seat) for event in records[index]]
+            note = trait_answer(view, session.entries[index].seat, sight.turn, seen, sight.names)
+            entry = [note] if note is not None else []
+            entry += [event_to_json(event, sight.names) for event in seen]
+            for item in entry:
                 item["entry"] = index
-                entry.append(item)
             words.append(entry)
+            sight.turn = turn_side(view, seen, sight.turn)
         out: list[dict[str, Any]] = []
         entries = session.entries
         for index in range(max(0, since), len(records)):
