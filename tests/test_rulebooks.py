@@ -14,7 +14,7 @@ import pytest
 from funkoverse.content.rulebooks import _book, find, rule_text, rulebooks
 from funkoverse.errors import UserError
 from funkoverse.rules.events import RULES
-from serverclient import hot_seat, keen, new_game, play, served
+from serverclient import SHORT_GAME, new_game, play_out, served
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "funkoverse"
 
@@ -102,23 +102,11 @@ def test_the_server_gives_the_rules_and_the_result_of_a_game(tmp_path: Path) -> 
         page = client.get("/rules")
         assert page.status_code == 200 and "rules.js" in page.text
 
-        gid, tokens = new_game(
-            client,
-            scenario="knockout",
-            map="proving-grounds",
-            size=1,
-            seed=4,
-            seats={"dark": {"player": "human"}, "light": {"player": "human"}},
-        )
+        gid, tokens = new_game(client, **SHORT_GAME)
         for path in ("result", "rounds"):
             early = client.get(f"/api/games/{gid}/{path}")
             assert early.status_code == 409 and early.json()["error"]["code"] == "not_finished"
-        v = hot_seat(client, gid, tokens)
-        for _ in range(2000):
-            if v["status"] == "finished":
-                break
-            v = play(client, gid, tokens[v["decider"]], keen(v, v["decider"])["id"], v["version"])
-            v = hot_seat(client, gid, tokens)
+        v = play_out(client, gid, tokens)
         chapters = client.get(f"/api/games/{gid}/rounds").json()
         assert chapters["undone"] == [] and chapters["rounds"][0]["round"] == 1
         assert [r["round"] for r in chapters["rounds"]] == list(range(1, v["state"]["round"] + 1))
