@@ -18,6 +18,13 @@ from liveserver import LiveServer
 from serverclient import keen
 
 
+def stays(choice: dict[str, Any], v: dict[str, Any]) -> bool:
+    """Whether `choice` moves its piece 0 squares: the page takes that from its list, never
+    from a tap on the piece (a tap that would spend an action by accident)."""
+    at = {c["id"]: c["square"] for c in v["state"]["characters"]}
+    return bool(choice.get("actor") and at.get(choice["actor"]) == choice["where"]["square"])
+
+
 @dataclass
 class Player:
     """One seat at one page."""
@@ -87,7 +94,7 @@ class Player:
                 tray.click()
             expect(tray).to_have_attribute("aria-pressed", "true")
             self.click_square(choice["square"])
-        elif kind == "move":
+        elif kind == "move" and not stays(choice, v):
             self.click_square(choice["square"])
         elif kind == "choose":
             piece = board.locator(f'[data-piece="{choice["piece"]}"]')
@@ -139,13 +146,20 @@ class Player:
             self.tab_to(f'[data-place-piece="{choice["actor"]}"]')  # which piece is placed
             page.keyboard.press("Enter")
             expect(tray).to_have_attribute("aria-pressed", "true")
+        where = choice["where"]
+        on_board = where["square"] and not where["piece"] and not stays(choice, v)
+        if choice["id"] not in listed and not on_board:  # the whole list first
+            self.tab_to(".choices button[aria-expanded]")
+            page.keyboard.press("Enter")
+            listed = page.locator(".choices button[data-choice]").evaluate_all(
+                "(bs) => bs.map((b) => b.dataset.choice)"
+            )
         if choice["id"] in listed[:9]:
             page.keyboard.press(str(listed.index(choice["id"]) + 1))
         else:
-            where = choice["where"]
             if choice["id"] in listed:
                 target = f'.choices button[data-choice="{choice["id"]}"]'
-            elif where["square"] and not where["piece"]:
+            elif on_board:
                 target = f'svg.board rect[data-square="{where["square"]}"]'
             else:
                 target = f'svg.board [data-piece="{where["piece"]}"]'

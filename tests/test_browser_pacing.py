@@ -111,13 +111,14 @@ def test_the_computers_turn_is_paced_and_every_roll_is_drawn(
             page.set_viewport_size(size)
             try:
                 page.wait_for_function(
-                    "() => document.querySelector('.bar .dice:not(.is-rolling)')"
+                    "() => document.querySelector('.bar .dice[data-side=light]:not(.is-rolling)')"
                     " && document.querySelector('main.table[data-behind]')",
-                    timeout=8_000,
+                    timeout=4_000,
                 )
             except PlaywrightError:
                 page.set_viewport_size(DESKTOP)
                 continue
+            page.wait_for_timeout(300)  # a piece's move drawn to its end (260 ms)
             page.screenshot(
                 path=str(screenshots / f"computer-turn-{suffix}.png"), full_page=suffix == "phone"
             )

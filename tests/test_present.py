@@ -177,7 +177,7 @@ def test_the_prompt_names_a_trait_that_asks_in_the_rivals_turn() -> None:
     assert prompt(game.state, "light", display_names(game.state)) == "Hyena Warrior: 2 actions left"
     game.play("rally")
     said = prompt(game.state, "dark", display_names(game.state))
-    assert said == "The Cheetah may move up to 1 squares (Predatory Senses, a trait)"
+    assert said == "The Cheetah may move up to 1 square (Predatory Senses, a trait)"
 
 
 def test_the_dice_say_what_each_face_scored() -> None:
@@ -228,3 +228,18 @@ def test_a_trait_that_answers_the_rivals_turn_is_named_in_the_log() -> None:
     }
     # her own move in her own turn is no answer to anyone
     assert trait_answer(game.state, "dark", "dark", moved, names) is None
+
+
+def test_only_the_starting_areas_of_the_sides_in_play_are_tinted() -> None:
+    """Funko Factory has a starting area for each of four free-for-all seats besides dark's
+    and light's: a game of two tints two."""
+    from funkoverse.content.setups import SetupRequest, build, draw_spec
+    from funkoverse.rules.present import start_areas
+    from funkoverse.rules.session import Session
+
+    spec = draw_spec(SetupRequest(scenario="flags", map="funko-factory", size=2), 1)
+    state = Session(build(spec), 1).view("dark")
+    assert len(state.board.start_areas) > 2
+    areas = start_areas(state)
+    assert set(areas) == {"dark", "light"}
+    assert all(areas[side] for side in areas)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from funkoverse.rules.frames import ChoiceFrame, ReturnFrame, RollFrame, RoundEndFrame
 from funkoverse.rules.stack import nearest_steps
 from funkoverse.rules.state import GameState, Phase
+from funkoverse.rules.view import secret_decision
 
 # A step's decision by the word of the vocabulary it answers (what its piece does now).
 _STEP_WORDS = {
@@ -50,12 +51,13 @@ def _step(state: GameState, frame: ChoiceFrame, decider: str, names: dict[str, s
     if frame.hook and frame.hook != "scenario" and piece is not None and piece.card is not None:
         return f"{who}'s trait, {piece.card.trait_name}: {decider} decides"
     if frame.purpose == "move":
-        squares = frame.step.int("squares")
+        n = frame.step.int("squares")
+        squares = f"{n} square" if n == 1 else f"{n} squares"
         may = "may move" if frame.optional else "moves"
         if not source and piece is not None and piece.id != state.active and piece.card is not None:
             trait = piece.card.trait_name
-            return f"{who} {may} up to {squares} squares ({trait}, a trait)"
-        return f"{who} {may} up to {squares} squares{source}"
+            return f"{who} {may} up to {squares} ({trait}, a trait)"
+        return f"{who} {may} up to {squares}{source}"
     words = _STEP_WORDS.get(frame.purpose, frame.purpose.replace("_", " ").strip())
     return f"{who} {words}{source}"
 
@@ -68,7 +70,7 @@ def prompt(state: GameState, decider: str | None, names: dict[str, str]) -> str:
     if state.phase is Phase.FLIP:
         return "The First Player marker is flipped"
     if state.phase is Phase.DRAFT:
-        secret = state.setup.draft is not None and state.setup.draft.secret
+        secret = secret_decision(state)
         return f"{decider} chooses characters and items" + (", in secret" if secret else "")
     if state.phase is Phase.SECRET:
         return f"{decider} picks a leader, in secret"

@@ -3,7 +3,7 @@
 // their base colours, markers, tokens and characters. It holds no rule: what may be
 // clicked comes from the legal choices the page was given.
 
-import { html } from "./vendor/htm-preact.module.js";
+import { html, useLayoutEffect, useRef } from "./vendor/htm-preact.module.js";
 import { sideColor, pct } from "./api.js";
 
 export const M = 0.45; // margin for the coordinates
@@ -203,7 +203,8 @@ export function Board({ map, state, labels, marks, onSquare, onPiece, hover, rul
   const spots = thingSpots(state);
   const leaders = new Set(Object.values(state.sides).map((s) => s.leader).filter(Boolean));
   const pieces = state.characters.filter((c) => c.square).map((c) =>
-    Piece({ c, label: labels[c.id], active: state.active === c.id, selected: marks.selected === c.id, onPiece, clickable: marks.pieces, leader: leaders.has(c.id), words: (marks.pieceWords || {})[c.id] })
+    html`<${Piece} key=${c.id} c=${c} label=${labels[c.id]} active=${state.active === c.id} selected=${marks.selected === c.id} onPiece=${onPiece}
+      clickable=${marks.pieces} leader=${leaders.has(c.id)} words=${(marks.pieceWords || {})[c.id]} />`
   );
   // what sits beside a piece is drawn after the pieces, so that it stays in sight and tappable
   const things = state.things.filter((t) => t.square).map((t) => Thing({ t, onPiece, clickable: marks.pieces, spot: spots[t.id], words: (marks.pieceWords || {})[t.id] }));
@@ -235,21 +236,53 @@ function Crown() {
   return html`<path class="crown" d="M -0.2 -0.3 L -0.2 -0.5 L -0.1 -0.4 L 0 -0.54 L 0.1 -0.4 L 0.2 -0.5 L 0.2 -0.3 Z" />`;
 }
 
+const MOVE_MS = 240;
+
+// A piece glides to its new square: its SVG transform is moved frame by frame (CSS transforms
+// on SVG elements were drawn wrong, at times, by the browser's compositor mid-animation).
+function useGlide(x, y) {
+  const ref = useRef(null);
+  const was = useRef(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const from = was.current;
+    was.current = [x, y];
+    const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (!el || !from || (from[0] === x && from[1] === y) || still) return undefined;
+    const start = performance.now();
+    let frame = 0;
+    // a gliding piece lets taps through to the squares it passes over
+    const done = () => { el.style.pointerEvents = ""; el.setAttribute("transform", `translate(${x}, ${y})`); };
+    const step = (now) => {
+      const t = Math.min(1, (now - start) / MOVE_MS);
+      const e = 1 - (1 - t) * (1 - t);
+      el.setAttribute("transform", `translate(${from[0] + (x - from[0]) * e}, ${from[1] + (y - from[1]) * e})`);
+      if (t < 1) frame = requestAnimationFrame(step);
+      else done();
+    };
+    el.style.pointerEvents = "none";
+    frame = requestAnimationFrame(step);
+    return () => { cancelAnimationFrame(frame); done(); };
+  }, [x, y]);
+  return ref;
+}
+
 function Piece({ c, label, active, selected, onPiece, clickable, leader, words }) {
   const [x, y] = xy(c.square);
+  const ref = useGlide(M + x + 0.5, M + y + 0.5);
   const color = sideColor(c.side);
   const can = clickable && clickable.has(c.id);
   const cls = "piece" + (c.standing ? "" : " down") + (c.exhausted ? " exhausted" : "") + (leader ? " leader" : "");
   const said = `${label} (${c.name}), ${c.side}, at ${c.square}${c.standing ? "" : ", knocked down"}${c.exhausted ? ", exhausted" : ""}${leader ? ", leader" : ""}${words ? `: ${words}` : ""}`;
   const tap = () => onPiece(c.id);
-  return html`<g key=${c.id} class=${cls} style=${`transform: translate(${M + x + 0.5}px, ${M + y + 0.5}px)`}
+  return html`<g ref=${ref} class=${cls} transform=${`translate(${M + x + 0.5}, ${M + y + 0.5})`}
       onClick=${tap} data-piece=${c.id} role="button" tabindex=${can ? "0" : "-1"} aria-label=${said}
       onKeyDown=${(e) => pressed(e, tap)}>
     <title>${said}</title>
     <circle class="hit-area" r="0.5" />
     ${active || selected ? html`<circle class="active-ring" r="0.47" /><circle class="active-ring2" r="0.47" />` : null}
     ${can && !selected ? html`<circle r="0.47" fill="none" stroke="#2f6fd6" stroke-width="0.05" stroke-dasharray="0.1 0.06" />` : null}
-    <g class="tip">
+    <g class="tip" transform=${c.standing ? undefined : "rotate(90)"}>
       <circle class="body" r=${c.kind === "companion" ? 0.3 : 0.38} fill=${color} />
       <text y="0.01" fill=${inkOn(color)}>${label}</text>
     </g>

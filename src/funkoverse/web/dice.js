@@ -34,7 +34,7 @@ export function Dice({ event, who }) {
   const a = who(event.piece);
   const d = who(event.other);
   const said = rolling ? `${a.name} challenges ${d.name}` : `${a.name} ${event.number} against ${d.name} ${event.total}`;
-  return html`<div class=${"dice" + (rolling ? " is-rolling" : "")} role="status" aria-label=${said} data-entry=${event.entry} key=${event.entry}>
+  return html`<div class=${"dice" + (rolling ? " is-rolling" : "")} role="status" aria-label=${said} data-entry=${event.entry} data-side=${a.side} key=${event.entry}>
     ${piece(event.piece)}<span class="name">${a.name}</span>
     <span class="row">${row(event.attack, counted.attack)}</span>
     <b class="n">${rolling ? "" : event.number}</b><span class="vs">vs</span><b class="n">${rolling ? "" : event.total}</b>

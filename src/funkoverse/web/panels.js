@@ -1,7 +1,7 @@
 // Each side's panel, drawn as the table holds it: points against the target, the ability
 // pool, the exhausted markers, the cooldown track as the card it is (with whatever sits on
-// it), the characters with their items and status cards, a crowned leader, and in a draft
-// the picks so far.
+// it), the characters with their items and status cards, a crowned leader, and, while a
+// side's characters are still being picked (a draft), its picks so far.
 
 import { html } from "./vendor/htm-preact.module.js";
 import { sideColor } from "./api.js";
@@ -49,7 +49,7 @@ function Track({ side, state, labels, cards, onCard }) {
 
 function charState(c, state) {
   if (!c.placed) return "to be placed";
-  if (state.decision && state.decision.kind === "return" && state.decision.pieces.includes(c.id)) return "returning to the starting area";
+  if (state.decision && (state.decision.pieces || []).includes(c.id)) return "returning to the starting area";
   if (c.knocked_out) return `knocked out, on the ${c.on_track || 1} of the track`;
   const parts = [c.standing ? "standing" : "knocked down", c.square];
   if (c.exhausted) parts.push("exhausted");
@@ -87,7 +87,7 @@ export function SidePanel({ name, state, labels, mine, onCard, cards }) {
       <span class="label" style="margin-left:auto">Exhausted</span>
       <span class="markers" role="img" aria-label=${`${placed} of ${total} exhausted markers`} title=${`${placed} of ${total} exhausted markers`}>${Array.from({ length: total }, (_, i) => html`<i class=${i < placed ? "on" : ""}></i>`)}</span></div>
     <${Track} side=${side} state=${state} labels=${labels} cards=${cards} onCard=${onCard} />
-    ${state.phase === "draft" ? html`<${Picks} side=${side} cards=${cards} />` : null}
+    ${!chars.length ? html`<${Picks} side=${side} cards=${cards} />` : null}
     <ul class="roster">${chars.map((c) => html`<li class=${state.active === c.id ? "active" : ""}>
       <button class="who-button" onClick=${() => onCard(c.card)} data-card=${c.card}>
         <${MiniPiece} c=${c} label=${labels[c.id]} />
