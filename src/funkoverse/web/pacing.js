@@ -37,6 +37,7 @@ export function usePacing(show) {
   const [holding, setHolding] = useState(false);
   const held = useRef(null);
   const newest = useRef(-1); // the newest version shown or queued
+  const pumpRef = useRef(() => {});
 
   const display = useCallback((v, own) => {
     const fresh = show(v);
@@ -47,26 +48,41 @@ export function usePacing(show) {
     }
     if (!fresh.length) return;
     const hold = holdFor(fresh);
-    until.current = performance.now() + hold;
     if (!own) {
       clearTimeout(held.current);
       setHolding(true);
-      held.current = setTimeout(() => setHolding(false), hold);
     }
+    // the step's time on screen counts from when it is drawn (the next frame), not from when
+    // it was handed over: drawing a busy board can take a while
+    // (a hidden page draws no frames: its steps count from now)
+    until.current = Infinity;
+    const drawn = () => {
+      until.current = performance.now() + hold;
+      if (!own) held.current = setTimeout(() => setHolding(false), hold);
+      pumpRef.current();
+    };
+    if (document.hidden) drawn();
+    else requestAnimationFrame(drawn);
   }, [show]);
 
   const pump = useCallback(() => {
     clearTimeout(timer.current);
     timer.current = null;
+    if (until.current === Infinity) return; // the step shown is not drawn yet
     const wait = until.current - performance.now();
     if (queue.current.length && wait > 0) {
       timer.current = setTimeout(pump, wait);
     } else if (queue.current.length) {
       display(queue.current.shift(), false);
-      if (queue.current.length) timer.current = setTimeout(pump, Math.max(0, until.current - performance.now()));
+      // a step drawn calls back when its frame comes; one that adds nothing goes on at once
+      if (queue.current.length && until.current !== Infinity) {
+        timer.current = setTimeout(pump, Math.max(0, until.current - performance.now()));
+      }
     }
     setBehind(queue.current.length);
   }, [display]);
+
+  pumpRef.current = pump;
 
   const add = useCallback((v, now) => {
     if (now) {
