@@ -53,6 +53,29 @@ WATCH = """(() => {
 })();"""
 
 
+def score_in_sight(page: Page) -> bool:
+    """Whether the score is drawn over a roll shown in the header, none of the dice under it
+    (the dice let taps through: for the test they are made to catch one)."""
+    return bool(
+        page.evaluate(
+            """() => {
+              const score = document.querySelector(".bar .score");
+              const dice = document.querySelector(".bar .dice");
+              const s = score.getBoundingClientRect();
+              const apart = [...dice.children].every((c) => {
+                const r = c.getBoundingClientRect();
+                return r.width === 0 || r.right <= s.left || r.left >= s.right
+                  || r.bottom <= s.top || r.top >= s.bottom;
+              });
+              dice.style.pointerEvents = "auto";
+              const hit = document.elementFromPoint(s.x + s.width / 2, s.y + s.height / 2);
+              dice.style.pointerEvents = "";
+              return apart && score.contains(hit);
+            }"""
+        )
+    )
+
+
 def computer_turns(steps: list[dict[str, Any]], computer: str) -> list[list[dict[str, Any]]]:
     """The views shown, grouped into the computer's turns: a view shown after one the
     computer decided in is a step of the computer's, each with how long it stayed."""
@@ -111,17 +134,22 @@ def test_the_computers_turn_is_paced_and_every_roll_is_drawn(
             page.set_viewport_size(size)
             try:
                 page.wait_for_function(
-                    "() => document.querySelector('.bar .dice[data-side=light]:not(.is-rolling)')"
-                    " && document.querySelector('main.table[data-behind]')",
+                    "() => { const d = document.querySelector('.bar .dice[data-side=light]:not(.is-rolling)');"
+                    " return d && getComputedStyle(d).opacity === '1'"
+                    " && document.querySelector('main.table[data-behind]'); }",
                     timeout=4_000,
                 )
             except PlaywrightError:
                 page.set_viewport_size(DESKTOP)
                 continue
             page.wait_for_timeout(300)  # a piece's move drawn to its end (260 ms)
+            assert score_in_sight(page), "the roll hides the score"
+            # the picture of this moment: the dice's fade held while a whole page is taken
+            page.evaluate("() => document.getAnimations().forEach((a) => a.pause())")
             page.screenshot(
                 path=str(screenshots / f"computer-turn-{suffix}.png"), full_page=suffix == "phone"
             )
+            page.evaluate("() => document.getAnimations().forEach((a) => a.play())")
             page.set_viewport_size(DESKTOP)
             sizes.pop(0)
     assert found, "the computer made no turn of three steps with a roll"
