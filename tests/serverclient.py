@@ -132,3 +132,26 @@ def keen(v: dict[str, Any], seat: str) -> dict[str, Any]:
         if kind in by_kind:
             return by_kind[kind][0]
     return dict(choices[0])
+
+
+# a game that ends soon: knock-out on a small map, one character a side, both seats held
+SHORT_GAME: dict[str, Any] = {
+    "scenario": "knockout",
+    "map": "proving-grounds",
+    "size": 1,
+    "seed": 4,
+    "seats": {"dark": {"player": "human"}, "light": {"player": "human"}},
+}
+
+
+def play_out(
+    client: TestClient, game: str, tokens: dict[str, str], limit: int = 2000
+) -> dict[str, Any]:
+    """A hot-seat game played by keen players to its end (or `limit` choices): its last view."""
+    v = hot_seat(client, game, tokens)
+    for _ in range(limit):
+        if v["status"] == "finished":
+            break
+        v = play(client, game, tokens[v["decider"]], keen(v, v["decider"])["id"], v["version"])
+        v = hot_seat(client, game, tokens)
+    return v

@@ -10,10 +10,13 @@ in secret")."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from browserplay import shoot
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -30,7 +33,9 @@ def wait_version(page: Page, version: int) -> None:
     )
 
 
-def test_two_people_on_one_screen_pick_leaders_in_secret_and_play(page: Page, live: Any) -> None:
+def test_two_people_on_one_screen_pick_leaders_in_secret_and_play(
+    page: Page, live: Any, screenshots: Path
+) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(live.url + "/")
@@ -92,6 +97,13 @@ def test_two_people_on_one_screen_pick_leaders_in_secret_and_play(page: Page, li
         assert expected and expected.startswith("place:")
     else:
         pytest.fail("placing did not end")
+
+    # the leaders revealed: each crowned on the board and named in its side's panel
+    leaders = {v["state"]["sides"][s]["leader"] for s in ("dark", "light")}
+    for leader in leaders:
+        expect(page.locator(f'svg.board [data-piece="{leader}"].leader .crown')).to_be_visible()
+    expect(page.locator(".crown-tag")).to_have_count(2)
+    shoot(page, screenshots, "leaders")
 
     # the cards: a character's, an item's or status card's, and the scenario's, a click away
     page.locator("ul.roster li").first.click()

@@ -1,11 +1,12 @@
 """A new player's path through the web app, in a real browser (Debian's chromium): the
 lobby, a Flags game against the computer set up and played for three rounds by clicking
 squares and pieces, a challenge's odds seen before committing, the hint, undo, a reload
-mid-turn, a few choices on a phone; then the same Flags game played to its end and its
-replay stepped through.
+mid-turn, a few choices on a phone; then the same Flags game played to its end by the
+keyboard alone, an undo in it, its replay stepped through (a roll beside the board, the
+undone entries marked) and its result in the lobby.
 
-Screenshots of the lobby, a game with a challenge's odds showing and a replay at a roll
-of the dice are taken at 1280x800 and 390x844 (`FUNKOVERSE_SCREENSHOTS=docs/screenshots`
+Screenshots of the lobby (with the game's result) and of the replay at an entry an undo
+took back are taken at 1280x800 and 390x844 (`FUNKOVERSE_SCREENSHOTS=docs/screenshots`
 writes the docs' own): the desktop's as the window shows it (the page fits it), the
 phone's of the whole page.
 """
@@ -14,31 +15,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserplay import Player
+from browserplay import Player, shoot
 from conftest import DESKTOP, PHONE
 
 pytestmark = pytest.mark.xdist_group("browser")
 
 
 FLAGS = {"map": "themyscira", "size": "2", "level-light": "easy", "seed": "7"}
-
-
-def shoot(page: Page, where: Path, name: str, ready: Callable[[], None] | None = None) -> None:
-    """The page at both sizes, as a player sees it (`ready` brings it to the moment)."""
-    for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
-        page.set_viewport_size(size)
-        page.wait_for_timeout(250)
-        if ready is not None:
-            ready()
-        page.screenshot(path=str(where / f"{name}-{suffix}.png"), full_page=suffix == "phone")
-    page.set_viewport_size(DESKTOP)
 
 
 def fits_the_window(page: Page) -> None:
@@ -100,7 +89,6 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
     loads = {"lobby": first_load(page, live.url + "/", 'button[data-scenario="flags"]')}
     fits_the_window(page)  # the whole form, its Start button too
     expect(page.get_by_role("button", name="Start the game")).to_be_in_viewport()
-    shoot(page, screenshots, "lobby")
     me = start_from_lobby(page, live, "flags", FLAGS)
     expect(page.get_by_text("Flags", exact=False).first).to_be_visible()
     loads["game"] = first_load(page, page.url, "svg.board rect[data-square]")
@@ -135,10 +123,21 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
     )
     undo = page.get_by_role("button", name=re.compile("^Undo"))
     expect(undo).to_be_enabled()
-    # what it takes back, in a player's words: the choices of this seat, and the computer's
-    taken = me.view()["undo_choices"]
+    # what it takes back, in a player's words: the choices of this seat, and exactly how many
+    # of the computer's (none of them made before this seat's first choice)
+    now = me.view()
+    taken = now["undo_choices"]
+    assert now["undo_order"][0]["seat"] == "dark"
     mine = "your last choice" if taken["dark"] == 1 else f"your last {taken['dark']} choices"
-    words = f"Undo {mine}" + (" and the computer's reply" if taken.get("light") else "")
+    n = taken.get("light", 0)
+    reply = (
+        ""
+        if not n
+        else " and the computer's reply"
+        if n == 1
+        else f" and the computer's {n} replies"
+    )
+    words = f"Undo {mine}{reply}"
     expect(undo).to_have_accessible_name(words)
     expect(undo).to_contain_text(words)
     undo.click()
@@ -173,7 +172,6 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
                 (c for c in v["choices"] if c["kind"] == "challenge"), key=lambda c: c["odds"]
             )
             me.see_odds(challenge)
-            shoot(page, screenshots, "game-odds")
             shot = True
         return bool(v["state"]["round"] >= 4 and shot)
 
@@ -185,7 +183,7 @@ def test_a_new_player_sets_up_a_flags_game_against_the_computer_and_plays_three_
     assert page.locator(".log li").count() > 20
     # the page fits the window: the board, both sides, the decision and the log
     fits_the_window(page)
-    for panel in (".column.left .side", ".decision", ".column.right .side", ".log"):
+    for panel in (".slot-mine .side", ".decision", ".slot-rivals .side", ".log"):
         expect(page.locator(panel).first).to_be_in_viewport(ratio=1)
     # a point marker on a cooldown track is drawn as one, its letter in a disc
     on_tracks = [t for s in v["state"]["sides"].values() for slot in s["track"] for t in slot]
@@ -223,17 +221,31 @@ def a_roll_worth_showing(live: Any, game: str, total: int) -> int:
     return best
 
 
-def test_the_flags_game_ends_with_the_winner_and_its_replay_steps_through(
+def test_a_whole_flags_game_played_by_keyboard_alone_ends_with_the_winner_and_its_replay(
     page: Page, live: Any, screenshots: Path
 ) -> None:
     errors = errors_of(page)
     me = start_from_lobby(page, live, "flags", FLAGS)
-    v = me.play_turns(lambda v: False, limit=1500)
+    # every choice of the game by the keyboard: number keys, Tab and Enter, nothing clicked
+    v = me.play_turns(lambda v: v["state"]["phase"] not in ("flip", "place"), keys=True)
+    v = me.play_turns(lambda v: v["state"]["active"] and v["state"]["actions_left"] < 2, keys=True)
+    # an undo, by the keyboard too: taken back, and marked so in the replay
+    me.tab_to("button.tool.undo")
+    page.keyboard.press("Enter")
+    me.wait_shown(v["version"] + 1)
+    undone = me.view()
+    assert undone["version"] == v["version"] + 1 and any(e.get("undone") for e in undone["log"])
+    v = me.play_turns(lambda v: False, limit=1500, keys=True)
     assert v["status"] == "finished"
+    assert me.clicks.get("move", 0) >= 3 and me.clicks.get("choose", 0) >= 3
     assert all(s["points"] > 0 for s in v["state"]["sides"].values())
     banner = page.locator(".banner")
-    expect(banner).to_contain_text("wins")
+    expect(banner).to_contain_text("You win" if v["winner"] == "dark" else "The computer wins")
     expect(banner).to_contain_text(f"round {v['state']['round']}")
+    shown = v["state"]["sides"]
+    expect(banner).to_contain_text(
+        f"dark {shown['dark']['points']} · light {shown['light']['points']}"
+    )
 
     page.get_by_role("link", name="Watch the replay").click()
     at = page.locator("[data-replay-at]")
@@ -274,8 +286,35 @@ def test_the_flags_game_ends_with_the_winner_and_its_replay_steps_through(
         assert box is not None and shown is not None
         assert box["y"] + box["height"] <= shown["y"], "the dice hide the board"
 
-    shoot(page, screenshots, "replay", ready=rolled)
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        rolled()
+    page.set_viewport_size(DESKTOP)
+
+    # the entries an undo took back: struck through in the log, named on the bar
+    chapters = live.get(f"/api/games/{me.game}/rounds")
+    assert chapters["undone"], "the undo's entries are not marked"
+    back = max(chapters["undone"]) + 1
+    page.get_by_label("entry").fill(str(back))
+    expect(at).to_have_attribute("data-replay-at", str(back))
+    expect(page.locator("[data-undone]")).to_have_text("taken back by an undo")
+    struck = page.locator(f'.log li.undone[data-entry="{back - 1}"]')
+    expect(struck.first).to_be_visible()
+
+    def the_log() -> None:
+        log_tab = page.get_by_role("tab", name="Log")
+        if log_tab.is_visible():  # on a phone the log is a tab
+            log_tab.click()
+        expect(struck.first).to_be_visible()
+
+    shoot(page, screenshots, "replay", ready=the_log)
     page.get_by_role("button", name="the end").click()
     expect(at).to_have_attribute("data-replay-at", str(total))
-    expect(page.locator(".banner")).to_contain_text("wins")
+    expect(page.locator(".banner")).to_contain_text("win")
+
+    # the lobby lists the game with its result in this browser's words
+    page.goto(live.url + "/")
+    result = page.locator(f'tr[data-game="{me.game}"] .result')
+    expect(result).to_contain_text("You won" if v["winner"] == "dark" else "you lost")
+    shoot(page, screenshots, "lobby")
     assert not errors, errors

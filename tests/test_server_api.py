@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from serverclient import (
+    SHORT_GAME,
     auth,
     everything,
     first_choice,
@@ -20,6 +21,7 @@ from serverclient import (
     keen,
     new_game,
     play,
+    play_out,
     served,
     view,
 )
@@ -268,22 +270,10 @@ def test_a_resent_choice_is_acknowledged_again_and_applied_once(
 def test_a_finished_game_takes_no_choice_and_no_undo_and_gives_its_replay(
     client: TestClient,
 ) -> None:
-    gid, tokens = new_game(
-        client,
-        scenario="knockout",
-        map="proving-grounds",
-        size=1,
-        seed=4,
-        seats={"dark": {"player": "human"}, "light": {"player": "human"}},
-    )
+    gid, tokens = new_game(client, **SHORT_GAME)
     refused(client.get(f"/api/games/{gid}/replay"), 409, "not_finished")
     refused(client.get(f"/api/games/{gid}/at/0"), 409, "not_finished")
-    v = hot_seat(client, gid, tokens)
-    for _ in range(2000):
-        if v["status"] == "finished":
-            break
-        v = play(client, gid, tokens[v["decider"]], keen(v, v["decider"])["id"], v["version"])
-        v = hot_seat(client, gid, tokens)
+    v = play_out(client, gid, tokens)
     assert v["status"] == "finished" and v["winner"] in tokens and v["decider"] is None
     before = everything(client, gid)
     refused(

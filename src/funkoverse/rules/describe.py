@@ -45,7 +45,13 @@ from funkoverse.rules.pieces import Role
 from funkoverse.rules.stack import nearest_steps
 from funkoverse.rules.state import GameState, Piece
 from funkoverse.rules.vocabulary import CHALLENGE_OPS, possible_target
-from funkoverse.rules.world import defense_of, display_names, find_ability, find_hook
+from funkoverse.rules.world import (
+    ability_cost,
+    defense_of,
+    display_names,
+    find_ability,
+    find_hook,
+)
 
 
 def _pct(p: float) -> str:
@@ -162,10 +168,10 @@ def label(state: GameState, choice: Choice, names: dict[str, str] | None = None)
     if isinstance(choice, UseAbility) and active is not None:
         ability = find_ability(state, active, choice.ability)
         if ability is not None:
-            on = f" on {n(choice.target)}" if choice.target in state.pieces else ""
-            return (
-                f"{who}: {ability.name}{on} ({ability.color.value} {ability.cost}) — {ability.text}"
-            )
+            aimed = state.pieces.get(choice.target or "")
+            on = f" on {n(aimed.id)}" if aimed is not None else ""
+            cost = ability_cost(state, active, ability, aimed)  # the cost paid now
+            return f"{who}: {ability.name}{on} ({ability.color.value} {cost}) — {ability.text}"
     if isinstance(choice, UseItem) and active is not None and choice.item in state.setup.items:
         item = state.setup.items[choice.item]
         return f"{who}: use the {item.name} — {item.text}"

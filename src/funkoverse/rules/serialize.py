@@ -11,7 +11,8 @@ from typing import Any
 
 from funkoverse.rules.board import Board
 from funkoverse.rules.choices import Choice
-from funkoverse.rules.events import Event, Names, words
+from funkoverse.rules.dice import Face, successes
+from funkoverse.rules.events import Event, EventKind, Names, words
 from funkoverse.rules.frames import ChoiceFrame, ReturnFrame, RollFrame, RoundEndFrame
 from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind
 from funkoverse.rules.state import GameState, Piece
@@ -145,6 +146,28 @@ def view_to_json(state: GameState) -> dict[str, Any]:
     }
 
 
+# What a client marks on the board where an event happens (its words, whether it is a gain
+# or a loss, and whose square: the piece's or the other's), and the events that change the
+# score or the game (a log shows them weightier).
+_MARKS: dict[EventKind, tuple[str, str, str]] = {
+    EventKind.KNOCKED_DOWN: ("knocked down", "loss", "piece"),
+    EventKind.KNOCKED_OUT: ("knocked out!", "loss", "piece"),
+    EventKind.RETURNED: ("returns", "gain", "piece"),
+    EventKind.CHALLENGE_LOST: ("missed", "none", "other"),
+}
+_SCORED = frozenset({EventKind.POINT_MARKER, EventKind.BONUS_COMPLETED, EventKind.FLAG_RETURN})
+_WEIGHTY = frozenset(
+    {EventKind.KNOCKED_OUT, EventKind.WINNER, EventKind.POINTS, EventKind.TARGET_REACHED} | _SCORED
+)
+
+
+def _mark(event: Event) -> dict[str, str] | None:
+    if event.kind in _SCORED and event.number:
+        return {"text": f"+{event.number}", "tone": "gain", "on": "piece"}
+    found = _MARKS.get(event.kind)
+    return {"text": found[0], "tone": found[1], "on": found[2]} if found else None
+
+
 def event_to_json(event: Event, names: Names) -> dict[str, Any]:
     """An event as data, with its words and the rule it applies."""
     out: dict[str, Any] = {
@@ -170,8 +193,18 @@ def event_to_json(event: Event, names: Names) -> dict[str, Any]:
     if event.attack or event.defense:
         out["attack"] = list(event.attack)
         out["defense"] = list(event.defense)
+        # what each face scored ("Resolving a Challenge"), so that a client shows what counted
+        out["counted"] = {
+            "attack": [successes(Face(f), "challenger") for f in event.attack],
+            "defense": [successes(Face(f), "defender") for f in event.defense],
+        }
     if event.names:
         out["names"] = list(event.names)
+    mark = _mark(event)
+    if mark is not None:
+        out["mark"] = mark
+    if event.kind in _WEIGHTY:
+        out["weighty"] = True
     return out
 
 

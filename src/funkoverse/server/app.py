@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from funkoverse.content.catalog import cards, catalog
 from funkoverse.content.maps import load_map
+from funkoverse.content.rulebooks import rule_text, rulebooks
 from funkoverse.content.setups import draw_spec
 from funkoverse.errors import UserError
 from funkoverse.rules.engines import Engine
@@ -37,6 +38,7 @@ from funkoverse.server.inputs import MAX_BODY, fields, read_json, too_large
 from funkoverse.server.live import Live
 from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, check_ids, refusals
 from funkoverse.server.store import Store
+from funkoverse.server.views import chapters
 
 WEB = Path(str(resources.files("funkoverse") / "web"))
 SEED_BITS = 128
@@ -313,6 +315,55 @@ def create_app(
     async def at(game: str, version: int) -> dict[str, Any]:
         return games.at(await games.room(game), version)
 
+    @app.get("/api/games/{game}/result", responses=refusals(404, 409, 503))
+    async def result(game: str) -> dict[str, Any]:
+        """A finished game's winner, each side's points and the rounds played (the lobby's
+        list of results)."""
+        room = await games.room(game)
+        session = room.session
+        if not session.over:
+            raise ApiError(409, "not_finished", "the game is still being played")
+        seen = session.view(None)
+        return {
+            "game": room.id,
+            "winner": session.winner,
+            "points": {side: seen.sides[side].points for side in seen.seats},
+            "round": seen.round,
+        }
+
+    @app.get("/api/games/{game}/rounds", responses=refusals(404, 409, 503))
+    async def rounds(game: str) -> dict[str, Any]:
+        """Where each round of a finished game begins in its log, and which entries an undo
+        took back (a replay's chapters)."""
+        room = await games.room(game)
+        if not room.session.over:
+            raise ApiError(409, "not_finished", "the game is still being played")
+        return chapters(room.session)
+
+    @app.get("/api/rules")
+    async def rules() -> dict[str, Any]:
+        """The rulebooks' text, section by section (the "How to play" page)."""
+        return {
+            "books": [
+                {
+                    "id": b.id,
+                    "box": b.box,
+                    "title": b.title,
+                    "sections": [s.to_json() for s in b.sections],
+                }
+                for b in rulebooks()
+            ]
+        }
+
+    @app.get("/api/rules/find", responses=refusals(400, 404))
+    async def rule(cite: str = Query(max_length=120)) -> dict[str, Any]:
+        """The text of a rule a log line cites (its `rule`): the rulebook's section, or the
+        card of a trait or status card."""
+        found = rule_text(cite)
+        if found is None:
+            raise ApiError(404, "not_found", f"no rulebook section or card for '{cite[:60]}'")
+        return found
+
     live = Live(games, allowed_origins)
 
     @app.websocket("/api/games/{game}/ws")
@@ -330,6 +381,11 @@ def create_app(
     @app.get("/games/{game}", include_in_schema=False)
     async def game_page(game: str) -> FileResponse:
         return FileResponse(WEB / "game.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/rules", include_in_schema=False)
+    async def how_to_play() -> FileResponse:
+        """How to play: the rulebooks' sections."""
+        return FileResponse(WEB / "rules.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:

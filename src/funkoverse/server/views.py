@@ -12,11 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from funkoverse.rules.describe import label
+from funkoverse.rules.events import EventKind
+from funkoverse.rules.notes import trait_answer, turn_side
+from funkoverse.rules.present import board_help, present, start_areas
 from funkoverse.rules.preview import challenge_odds
+from funkoverse.rules.prompt import prompt
 from funkoverse.rules.serialize import choice_to_json, event_to_json, view_to_json
-from funkoverse.rules.session import Session
+from funkoverse.rules.session import CHOICE, Session
 from funkoverse.rules.state import GameState, Phase
-from funkoverse.rules.view import observe_event
+from funkoverse.rules.view import observe_event, secret_decision
 from funkoverse.rules.world import display_names
 
 Audience = str | None  # a seat, or None for the spectators
@@ -39,6 +43,7 @@ class Sight:
         self.body: dict[str, Any] = {}
         self.names: dict[str, str] = {}
         self.entries: list[list[dict[str, Any]]] = []  # each entry's events, worded
+        self.turn: str | None = None  # whose turn it is after the entries worded
 
 
 class Views:
@@ -57,15 +62,21 @@ class Views:
             if names != sight.names:
                 sight.names = names
                 sight.entries = []  # worded anew with the names as they now are
+                sight.turn = None
+            choices, help_words = _choices(session, view, seat, names)
             sight.body = {
                 "game": self.game,
                 "version": session.version,
                 "status": status_of(session),
                 "seat": seat,
                 "decider": session.decider,
-                "choices": _choices(session, view, seat, names),
+                "choices": choices,
                 "winner": session.winner,
                 "state": view_to_json(view),
+                "prompt": {"text": prompt(view, session.decider, names), "help": help_words},
+                "start_areas": start_areas(view),
+                "undo_order": undo_order(session),
+                "secret_pick": secret_decision(view),
             }
             sight.version = session.version
         return sight.body, sight
@@ -76,13 +87,17 @@ class Views:
         _, sight = self.body(session, seat)
         words = sight.entries
         records = session.records
+        view = session.view(seat) if len(words) < len(records) else None
         for index in range(len(words), len(records)):
-            entry = []
-            for event in records[index]:
-                item = event_to_json(observe_event(event, seat), sight.names)
+            assert view is not None
+            seen = [observe_event(event, seat) for event in records[index]]
+            note = trait_answer(view, session.entries[index].seat, sight.turn, seen, sight.names)
+            entry = [note] if note is not None else []
+            entry += [event_to_json(event, sight.names) for event in seen]
+            for item in entry:
                 item["entry"] = index
-                entry.append(item)
             words.append(entry)
+            sight.turn = turn_side(view, seen, sight.turn)
         out: list[dict[str, Any]] = []
         entries = session.entries
         for index in range(max(0, since), len(records)):
@@ -99,10 +114,49 @@ class Views:
 
 def _choices(
     session: Session, view: GameState, seat: Audience, names: dict[str, str]
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], str]:
+    """The seat's legal choices as the page draws them (`rules.present`), and what to tap
+    when they are many squares."""
     if seat is None or seat != session.decider:
-        return []
-    return [
-        choice_to_json(c, label(view, c, names), challenge_odds(view, c))
-        for c in session.choices(seat)
+        return [], ""
+    legal = session.choices(seat)
+    worded = [(c, label(view, c, names), challenge_odds(view, c)) for c in legal]
+    shown = present(view, seat, worded, names)
+    out = [
+        {**choice_to_json(c, words, odds), **s.to_json()}
+        for (c, words, odds), s in zip(worded, shown, strict=True)
     ]
+    return out, board_help(view, legal, shown)
+
+
+def undo_order(session: Session) -> list[dict[str, Any]]:
+    """What an undo would take back, in the order it was chosen: each run of one seat's
+    choices (so that a page can say "your 3 choices and the computer's 2 before them")."""
+    taken = session.entries[len(session.entries) - session.undoable() :]
+    runs: list[dict[str, Any]] = []
+    for entry in taken:
+        if entry.kind != CHOICE or entry.seat is None:
+            continue
+        if runs and runs[-1]["seat"] == entry.seat:
+            runs[-1]["choices"] += 1
+        else:
+            runs.append({"seat": entry.seat, "choices": 1})
+    return runs
+
+
+def chapters(session: Session) -> dict[str, Any]:
+    """A finished game's log for a replay to step through: where each round begins (the
+    number of entries before it: round 1 before the first turn, a later round after the
+    entry that began it), counting only entries no undo took back, and which entries an
+    undo took back."""
+    rounds: list[dict[str, int]] = []
+    for index, (entry, events) in enumerate(zip(session.entries, session.records, strict=True)):
+        if entry.undone:
+            continue
+        for event in events:
+            if event.kind is EventKind.TURN and not rounds:
+                rounds.append({"round": 1, "at": index})
+            elif event.kind is EventKind.ROUND_BEGINS and event.number is not None:
+                rounds.append({"round": event.number, "at": index + 1})
+    undone = [i for i, e in enumerate(session.entries) if e.undone]
+    return {"rounds": rounds, "undone": undone}

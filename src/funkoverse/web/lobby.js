@@ -104,10 +104,10 @@ function NewGame({ content, onMade, side }) {
   return html`<section class="panel new-game" aria-label="a new game">
     <h2>A new game</h2>
     <div class="field"><span>Box</span>
-      <div class="boxes" role="group" aria-label="box">${["", ...boxes].map((b) => html`<button class=${"pick" + (box === b ? " on" : "")} onClick=${() => setBox(b)} data-box=${b || "all"}>${b || "Every box"}</button>`)}</div>
+      <div class="boxes" role="group" aria-label="box">${["", ...boxes].map((b) => html`<button class=${"pick" + (box === b ? " on" : "")} aria-pressed=${box === b} onClick=${() => setBox(b)} data-box=${b || "all"}>${b || "Every box"}</button>`)}</div>
     </div>
     <div class="field"><span>Scenario</span>
-      <div class="scenarios">${scenarios.map((s) => html`<button class=${"scenario" + (scenario && s.id === scenario.id ? " on" : "")} onClick=${() => pickScenario(s)} data-scenario=${s.id}>
+      <div class="scenarios" role="group" aria-label="scenario">${scenarios.map((s) => html`<button class=${"scenario" + (scenario && s.id === scenario.id ? " on" : "")} aria-pressed=${Boolean(scenario && s.id === scenario.id)} onClick=${() => pickScenario(s)} data-scenario=${s.id}>
         <b>${s.name}</b><small>${s.box}</small></button>`)}</div>
       ${scenario ? html`<small class="muted">${scenario.text}</small>` : null}
     </div>
@@ -124,7 +124,7 @@ function NewGame({ content, onMade, side }) {
           ${content.modes.filter((m) => m.id === "standard" || m.id === "teams").map((m) => html`<option value=${m.id} title=${m.text}>${m.name}</option>`)}
         </select></label>` : null}
       ${ffa ? html`<label class="field"><span>Players</span>
-        <select value=${players} onChange=${(e) => setPlayers(Number(e.target.value))}><option value="3">3</option><option value="4">4</option></select></label>` : null}
+        <select value=${players} onChange=${(e) => setPlayers(Number(e.target.value))} name="players"><option value="3">3</option><option value="4">4</option></select></label>` : null}
       <label class="field"><span>Seed</span><input type="number" min="0" placeholder="any" value=${seed} onInput=${(e) => setSeed(e.target.value)} /></label>
       ${!ffa && !ultimate && !(scenario && scenario.first_game) ? html`<label class="secret-draft">
         <input type="checkbox" checked=${draft} onChange=${(e) => setDraft(e.target.checked)} /> choose the characters${size === 3 ? " and an item" : ""} in the game, in secret</label>` : null}
@@ -135,14 +135,14 @@ function NewGame({ content, onMade, side }) {
     <h2>Who plays</h2>
       <div class="seats">${seats.map((s) => html`<div class="seat" data-seat=${s}>
         <h4><span class="side-chip" style=${`width:14px;height:14px;border-radius:50%;background:${sideColor(s)};display:inline-block`}></span>${s}</h4>
-        <select value=${who[s]} onChange=${(e) => setWho({ ...who, [s]: e.target.value })} name=${`who-${s}`}>
+        <select value=${who[s]} onChange=${(e) => setWho({ ...who, [s]: e.target.value })} name=${`who-${s}`} aria-label=${`who plays ${s}`}>
           ${WHO.map(([v, t]) => html`<option value=${v}>${t}</option>`)}</select>
-        ${who[s] === "ai" ? html`<select value=${level[s]} onChange=${(e) => setLevel({ ...level, [s]: e.target.value })} name=${`level-${s}`} style="margin-top:6px;width:100%">
+        ${who[s] === "ai" ? html`<select value=${level[s]} onChange=${(e) => setLevel({ ...level, [s]: e.target.value })} name=${`level-${s}`} aria-label=${`the computer's level for ${s}`} style="margin-top:6px;width:100%">
           ${content.levels.map((l) => html`<option value=${l}>${l}</option>`)}</select>` : null}
         ${!draft && !ultimate ? html`<div class="small muted" style="margin-top:8px">Characters (none chosen: drawn)</div>
-          <div class="picker">${characters.filter((c) => c.box !== "house-made").map((c) => html`<button class=${"pick" + ((teams[s] || []).includes(c.id) ? " on" : "")} onClick=${() => toggle(s, c.id)}>${c.name}</button>`)}</div>
+          <div class="picker" role="group" aria-label=${`${s}'s characters`}>${characters.filter((c) => c.box !== "house-made").map((c) => html`<button class=${"pick" + ((teams[s] || []).includes(c.id) ? " on" : "")} aria-pressed=${(teams[s] || []).includes(c.id)} onClick=${() => toggle(s, c.id)}>${c.name}</button>`)}</div>
           ${(teams[s] || []).length ? html`<div class="small muted" style="margin-top:6px">Item</div>
-            <select value=${(items[s] || {}).item || ""} onChange=${(e) => setItems({ ...items, [s]: { holder: (items[s] || {}).holder || (teams[s] || []).find((c) => !characters.find((x) => x.id === c).basic), item: e.target.value } })}>
+            <select aria-label=${`an item for ${s}`} value=${(items[s] || {}).item || ""} onChange=${(e) => setItems({ ...items, [s]: { holder: (items[s] || {}).holder || (teams[s] || []).find((c) => !characters.find((x) => x.id === c).basic), item: e.target.value } })}>
               <option value="">none</option>${itemCards.filter((i) => i.box !== "house-made").map((i) => html`<option value=${i.id}>${i.name}</option>`)}</select>` : null}` : null}
       </div>`)}</div>
     <button class="create" onClick=${create} disabled=${busy}>${busy ? "Setting up…" : "Start the game"}</button>
@@ -152,19 +152,37 @@ function NewGame({ content, onMade, side }) {
   </div>`;
 }
 
+// A finished game's result in this browser's words: "You won 6–3 in round 5".
+function resultWords(r, held) {
+  if (!r) return "finished";
+  const score = Object.values(r.points).sort((a, b) => b - a).join("–");
+  const mine = Object.keys(held);
+  const who = mine.length === 1 ? (r.winner === mine[0] ? "You won" : `${r.winner} won, you lost`) : `${r.winner} won`;
+  return `${who} ${score}, round ${r.round}`;
+}
+
 function Games({ content, games }) {
   const mine = allSeats();
   const names = Object.fromEntries(content.scenarios.map((s) => [s.id, s.name]));
   const maps = Object.fromEntries(content.maps.map((m) => [m.id, m.name]));
-  if (!games.length) return html`<section class="panel games-panel"><h2>Games</h2><p class="muted">No games yet: start one.</p></section>`;
-  return html`<section class="panel games-panel"><h2>Games</h2>
-    <table class="games"><thead><tr><th>Game</th><th>Status</th><th>Turn</th><th></th></tr></thead><tbody>
+  const [results, setResults] = useState({});
+  // each finished game's result, asked once
+  useEffect(() => {
+    for (const g of games) {
+      if (g.status !== "finished" || g.game in results) continue;
+      setResults((r) => ({ ...r, [g.game]: null }));
+      api(`/api/games/${encodeURIComponent(g.game)}/result`).then((r) => setResults((x) => ({ ...x, [g.game]: r }))).catch(() => {});
+    }
+  }, [games]);
+  if (!games.length) return html`<section class="panel games-panel" aria-label="games"><h2>Games</h2><p class="muted">No games yet: start one.</p></section>`;
+  return html`<section class="panel games-panel" aria-label="games"><h2>Games</h2>
+    <table class="games"><thead><tr><th>Game</th><th>Status</th><th>Turn</th><th><span class="visually-hidden">links</span></th></tr></thead><tbody>
     ${games.map((g) => {
       const held = mine[g.game] || {};
       const yours = g.turn && held[g.turn];
-      return html`<tr class=${yours ? "mine-turn" : ""}>
+      return html`<tr class=${yours ? "mine-turn" : ""} data-game=${g.game}>
         <td><b>${names[g.scenario] || g.scenario}</b><br /><span class="small muted">${maps[g.map] || g.map} · ${Object.entries(g.seats).map(([s, x]) => `${s}: ${x.player === "ai" ? x.level || "computer" : held[s] ? "you" : "a person"}`).join(", ")}</span></td>
-        <td>${g.status}</td>
+        <td>${g.status === "finished" ? html`<span class="result">${resultWords(results[g.game], held)}</span>` : g.status}</td>
         <td>${g.status === "finished" ? "" : yours ? html`<span class="turn-flag">your turn</span>` : g.turn || ""}</td>
         <td><a href=${`/games/${g.game}`}>${Object.keys(held).length ? "play" : "watch"}</a>${g.status === "finished" ? html` · <a href=${`/games/${g.game}#replay`}>replay</a>` : null}</td>
       </tr>`;
@@ -187,19 +205,19 @@ function Lobby() {
     if (!Object.keys(m.invites).length) { location.href = `/games/${m.game}`; return; }
     setMade(m);
   };
-  if (error) return html`<div class="lobby"><div class="panel">${error}</div></div>`;
+  if (error) return html`<main class="lobby"><div class="panel" role="alert">${error}</div></main>`;
   const head = html`<header class="head"><h1>Funkoverse</h1>
-    <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online. <a href="/report" style="color:inherit">The balance report</a></p></header>`;
-  if (!content) return html`<div class="lobby">${head}</div>`;
+    <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online. <a href="/rules">How to play</a> · <a href="/report">The balance report</a></p></header>`;
+  if (!content) return html`<main class="lobby">${head}</main>`;
   const links = made ? html`<section class="panel links">
     <b>Send each friend their link</b> (it holds their seat's secret token; keep it to them):
     ${Object.entries(made.invites).map(([s, url]) => html`<div style="margin-top:6px">${s}: <code data-invite=${s}>${url}</code></div>`)}
     <div style="margin-top:6px">Anyone may watch: <code data-spectate="1">${made.spectate}</code></div>
     <div style="margin-top:10px"><a class="tool" style="color:#211d1a;border-color:#bbb;display:inline-flex;align-items:center;text-decoration:none" href=${`/games/${made.game}`}>Go to the game</a></div>
   </section>` : null;
-  return html`<div class="lobby">${head}
+  return html`<main class="lobby">${head}
     <${NewGame} content=${content} onMade=${onMade} side=${html`${links}<${Games} content=${content} games=${games} />`} />
-  </div>`;
+  </main>`;
 }
 
 render(html`<${Lobby} />`, document.getElementById("app"));
