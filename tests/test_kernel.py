@@ -294,7 +294,8 @@ def test_a_position_the_tables_cannot_hold_is_unsupported_never_a_key_error() ->
     state.sides["dark"].track[1].append(("point", "point-A"))
     with pytest.raises(compiled.Unsupported, match="track item"):
         compiled.load(state)
-    assert not Game.at(state, kernel=True).uses_kernel
+    fallen = Game.at(state, 0, KERNEL)
+    assert not fallen.uses_kernel and fallen.fallback is not None
     state.sides["dark"].track[1].clear()
     state.pieces["the-cheetah"].statuses = ("no-such-status",)
     with pytest.raises(compiled.Unsupported, match="status card"):
