@@ -248,6 +248,6 @@ def test_a_claim_handing_a_seat_to_the_computer_changes_no_piece_and_stops_undo(
 def test_an_entry_after_the_game_ended_is_refused_on_replay() -> None:
     session = _session()
     _random_to(session, 6)
-    entries = list(session.entries) + [Entry("timeout", "win:dark", "light")]
+    entries = [*session.entries, Entry("timeout", "win:dark", "light")]
     with pytest.raises(IllegalChoice, match="already over"):
         Session(session.setup, session.seed, [*entries, Entry("resign", "win:light", "dark")])

@@ -53,6 +53,7 @@ TIMEOUT = "timeout"
 OUTSIDE = (RESIGN, CLAIM, TIMEOUT)  # what players do at the table, not a move of the game
 KINDS = (CHOICE, CHANCE_ENTRY, UNDO, *OUTSIDE)
 WINS = "win:"  # an outside entry's choice that ends the game: "win:<side>"
+HANDED = "ai:"  # a claim's choice that hands a seat to the computer: "ai:<seat>"
 REVEALS = frozenset({EventKind.TEAM_REVEALED, EventKind.LEADER_REVEALED})
 SECRET_PHASES = frozenset({Phase.DRAFT, Phase.SECRET})  # where a pick may be a secret
 
