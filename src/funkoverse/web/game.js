@@ -6,6 +6,7 @@ import { html, render, useEffect, useMemo, useRef, useState, useCallback } from 
 import { api, ApiError, seatsOf, takeSeatFromLink, sideColor, pct } from "./api.js";
 import { Board, pieceLabels, shortName, xy } from "./board.js";
 import { BoardFrame } from "./frame.js";
+import { OnlineBar, onSocketMessage, onSocketOpen } from "./online.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const PACE_MS = 550; // a rival's choice stays on screen at least this long
@@ -412,11 +413,12 @@ function App() {
       const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${encodeURIComponent(GAME)}/ws?${query}`;
       const ws = new WebSocket(url);
       socket.current = ws;
-      ws.onopen = () => { setLive(true); delay = 500; };
+      ws.onopen = () => { setLive(true); delay = 500; onSocketOpen(ws); };
       ws.onmessage = (m) => {
         const data = JSON.parse(m.data);
         if (data.type === "view") receive(data.view, false);
         else if (data.type === "error") setError(data.error.message);
+        else onSocketMessage(data);
       };
       ws.onclose = () => {
         setLive(false);
@@ -456,7 +458,7 @@ function App() {
   }, [replay && replay.at, replay && replay.total]);
 
   const seat = view ? (replay ? null : view.seat) : null;
-  const deciding = view && !replay && view.seat && view.decider === view.seat;
+  const deciding = view && !replay && view.seat && (view.deciders || [view.decider]).includes(view.seat);
   const choices = deciding ? byKindOrder(view, view.choices) : [];
   const listed = choices.filter((c) => showAll || !onBoardOnly(choices, c));
 
@@ -616,7 +618,8 @@ function App() {
   if (!view || !content) return html`<div class="bar"><a class="brand" href="/">FUNKOVERSE</a><span class="what">Loading…</span></div>`;
 
   const state = view.state;
-  const me = seat || Object.keys(tokens)[0] || state.seats[0];
+  const held = Object.keys(tokens).length > 0; // a spectator holds no seat: no Hint, no Undo
+  const me = (view.seats[seat] && view.seats[seat].side) || seat || Object.keys(tokens)[0] || state.seats[0];
   const others = state.seats.filter((s) => s !== me);
   const cards = content.cards;
   const target = state.target;
@@ -687,8 +690,8 @@ function App() {
       ${dice ? html`<${Dice} event=${dice} who=${who} />` : null}
       <span class="tools">
         ${!replay ? html`<span class=${"dot-live" + (live ? "" : " off")} title=${live ? "live" : "reconnecting"}></span>` : null}
-        ${!replay ? html`<button class="tool" onClick=${askHint} disabled=${!deciding}>Hint</button>` : null}
-        ${!replay ? html`<button class="tool undo" onClick=${undo} disabled=${!canUndo || sending} title=${undoing.title} aria-label=${undoing.long}>
+        ${!replay && held ? html`<button class="tool" onClick=${askHint} disabled=${!deciding}>Hint</button>` : null}
+        ${!replay && held ? html`<button class="tool undo" onClick=${undo} disabled=${!canUndo || sending} title=${undoing.title} aria-label=${undoing.long}>
           <span class="long">${undoing.long}</span><span class="short">${undoing.short}</span></button>` : null}
         <button class="tool" onClick=${() => setCard(`scenario:${state.scenario}`)}>Rules</button>
       </span>
@@ -698,7 +701,7 @@ function App() {
       <div class="column left"><div class=${"mine" + phoneTab(me)}>${mine}</div><div class=${"log-slot" + phoneTab("log")}>${log}</div></div>
       <div class="board-wrap"><${BoardFrame} map=${map} focus=${focus}><${Board} map=${map} state=${state} labels=${labels} marks=${marks} onSquare=${onSquare} onPiece=${onPiece} hover=${marks.hover}
         rules=${content.scenarios.find((s) => s.id === state.scenario)} /><//></div>
-      <div class="column right">${decision}
+      <div class="column right">${!replay ? html`<${OnlineBar} view=${view} tokens=${tokens} live=${live} game=${GAME} onView=${(v) => receive(v, true)} />` : null}${decision}
         <div class="tabs" role="tablist">${tabs.map(([s, words]) => html`<button role="tab" class=${open === s ? "on" : ""} aria-selected=${open === s} onClick=${() => setTab(s)}>
           ${s !== "log" ? html`<span class="side-chip" style=${`background:${sideColor(s)}`}></span>` : null}${words}</button>`)}</div>
         <div class="rivals">${others.map((s, i) => html`<div class=${phoneTab(s).trim()}>${theirs[i]}</div>`)}</div>
