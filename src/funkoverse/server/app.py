@@ -46,6 +46,7 @@ from funkoverse.server.models import (
 )
 from funkoverse.server.online import PRESENCE, Clock, Table
 from funkoverse.server.store import Store
+from funkoverse.server.tutorial import add_routes as add_tutorial_routes
 
 WEB = Path(str(resources.files("funkoverse") / "web"))
 SEED_BITS = 128
@@ -396,6 +397,8 @@ def create_app(
     async def at(game: str, version: int) -> dict[str, Any]:
         return games.at(await games.room(game), version)
 
+    add_tutorial_routes(app, games)
+
     live = Live(games, allowed_origins)
 
     @app.websocket("/api/games/{game}/ws")
@@ -409,6 +412,10 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
         return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> FileResponse:
+        return FileResponse(WEB / "learn.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/games/{game}", include_in_schema=False)
     async def game_page(game: str) -> FileResponse:

@@ -46,6 +46,8 @@ from funkoverse.server.online import (
     swapped,
 )
 from funkoverse.server.store import GameRow, Unavailable, token_hash
+from funkoverse.server.tutorial import Script
+from funkoverse.server.tutorial import of as script_of
 from funkoverse.server.views import Views, status_of
 from funkoverse.server.watchers import Watcher
 
@@ -461,9 +463,31 @@ class Games:
                 why = room.seating.refusal(session, seat, choice)
                 if why is not None:
                     raise ApiError(422, "illegal", why)
+            script = script_of(room.table.script)
+            if script is not None:
+                why = script.refusal(session, seat, choice)
+                if why is not None:
+                    raise ApiError(422, "illegal", why)
             await self._commit_choice(room, seat, choice)
         self.think(room)
         return True
+
+    async def scripted(self, room: Room, script: Script, version: int) -> None:
+        """A guided game's rival plays the step the game is at: its scripted choices, each
+        played and written as any choice is (server/tutorial.py)."""
+        async with room.lock:
+            session = room.session
+            if version != session.version:
+                raise ApiError(
+                    409, "stale", f"the game is at version {session.version}, not {version}"
+                )
+            if session.over:
+                raise ApiError(409, "finished", "the game is over")
+            moves = script.rival_moves(session)
+            if not moves:
+                raise ApiError(409, "not_your_turn", "the player makes the next choice, not the rival")
+            for choice in moves:
+                await self._commit_choice(room, script.rival, choice)
 
     async def _commit_choice(self, room: Room, seat: str, choice: str) -> None:
         """Play `choice` on a fork, write it, and make the fork the game once written."""
@@ -598,6 +622,8 @@ class Games:
         """Let the computer play its seats while it decides (one task a game)."""
         if self.thinkers is None or (room.thinking is not None and not room.thinking.done()):
             return
+        if room.table.script is not None:
+            return  # a guided game's rival plays its script, at the player's asking
         if room.session.over or self._computer(room) is None:
             return
         with contextlib.suppress(RuntimeError):  # no running loop: a later request thinks

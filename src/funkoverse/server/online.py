@@ -166,6 +166,7 @@ class Table:
     claimed: list[str] = field(default_factory=list)  # seats handed to the computer
     rematch: str | None = None  # the game a rematch made
     holders: dict[str, dict[str, str]] = field(default_factory=dict)  # per-player seat kinds
+    script: str | None = None  # a guided game's script (server/tutorial.py), None for a game
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -178,6 +179,7 @@ class Table:
             "claimed": self.claimed,
             "rematch": self.rematch,
             "holders": self.holders,
+            "script": self.script,
         }
 
     @classmethod
@@ -194,6 +196,7 @@ class Table:
             claimed=list(data.get("claimed") or []),
             rematch=data.get("rematch"),
             holders={str(k): dict(v) for k, v in (data.get("holders") or {}).items()},
+            script=data.get("script"),
         )
 
     def copy(self) -> Table:
