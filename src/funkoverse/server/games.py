@@ -485,7 +485,9 @@ class Games:
                 raise ApiError(409, "finished", "the game is over")
             moves = script.rival_moves(session)
             if not moves:
-                raise ApiError(409, "not_your_turn", "the player makes the next choice, not the rival")
+                raise ApiError(
+                    409, "not_your_turn", "the player makes the next choice, not the rival"
+                )
             for choice in moves:
                 await self._commit_choice(room, script.rival, choice)
 

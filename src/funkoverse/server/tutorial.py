@@ -20,13 +20,16 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import Request
+from fastapi import FastAPI, Request
 
 from funkoverse.rules.session import CHOICE, Session
 from funkoverse.rules.spec import SeatSpec, SetupSpec, TeamSpec
 from funkoverse.server.errors import ApiError
+
+if TYPE_CHECKING:
+    from funkoverse.server.games import Games
 
 NAME = "first-game"  # the script's name, as a game's table records it
 
@@ -162,7 +165,7 @@ def of(table_script: str | None) -> Script | None:
     return script() if table_script == NAME else None
 
 
-def add_routes(app: Any, games: Any) -> None:
+def add_routes(app: FastAPI, games: Games) -> None:
     """The guided game's routes (see the module's docstring)."""
     from funkoverse.server.app import _body, _seat, _token
     from funkoverse.server.inputs import fields

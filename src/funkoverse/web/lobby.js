@@ -197,7 +197,9 @@ function Lobby() {
     setMade(m);
   };
   if (error) return html`<div class="lobby"><div class="panel">${error}</div></div>`;
+  const learned = localStorage.getItem("funkoverse.learned");
   const head = html`<header class="head"><h1>Funkoverse</h1>
+    <a class=${"learn-cta" + (learned ? " done" : "")} href="/learn">${learned ? "Learn to play again" : html`New here? <b>Learn to play</b>: a guided first game, the rulebook beside the board`}</a>
     <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online. <a href="/report" style="color:inherit">The balance report</a></p></header>`;
   if (!content) return html`<div class="lobby">${head}</div>`;
   const links = made ? html`<section class="panel links">
