@@ -155,6 +155,25 @@ def test_a_rematch_is_offered_live_to_the_other_player_and_answered_once(
     assert teams  # the old game's teams were named
 
 
+def test_the_second_player_gets_its_rematch_token_after_a_restart(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    db = tmp_path / "games.db"
+    with served_at(db, clock) as client:
+        gid, tokens = new_game(client, **FLAGS)
+        post(client, gid, "resign", tokens["light"], {"version": view(client, gid)["version"]})
+        made = post(client, gid, "rematch", tokens["dark"], {}).json()
+    with served_at(db, clock) as client:  # the server started again
+        second = post(client, gid, "rematch", tokens["light"], {}).json()
+        assert second["game"] == made["game"] and second["seat"] == "dark"
+        assert second["token"] and second["token"] != made["token"]
+        v = view(client, made["game"], second["token"])
+        assert v["seat"] == "dark"  # the token is that seat's in the new game
+        again = post(client, gid, "rematch", tokens["dark"], {}).json()
+        assert again["token"] == made["token"]
+        assert second["token"] not in str(view(client, gid))  # never in a view
+
+
 def test_a_rematch_swaps_the_teams(client: TestClient) -> None:
     gid, tokens = new_game(client, **{**FLAGS, "teams": {"dark": ["wonder-woman", "the-cheetah"]}})
     post(client, gid, "resign", tokens["dark"], {"version": view(client, gid)["version"]})

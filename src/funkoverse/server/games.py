@@ -83,7 +83,6 @@ class Room:
     seating: Seating | None = None
     presence: Presence = field(default_factory=Presence)
     timer: Timer | None = None  # the running clock's deadline
-    rematch_tokens: dict[str, str] = field(default_factory=dict)  # old seat -> its new token
     rematching: asyncio.Lock = field(default_factory=asyncio.Lock)
     views: Views = field(init=False)
 
@@ -252,11 +251,12 @@ class Games:
             self.think(room)
 
     async def create(
-        self, spec: SetupSpec, seed: int, table: Table | None = None
+        self, spec: SetupSpec, seed: int, table: Table | None = None, parent: Room | None = None
     ) -> tuple[Room, dict[str, str]]:
         """A new game of `spec` (its grace period, clock and seating in `table`); returns it
         and a fresh token for each human seat. Nothing is kept unless the database took the
-        game (503 otherwise)."""
+        game (503 otherwise). With `parent`, the new game is its rematch: the parent's table
+        names it and keeps each seat's new token, written in the same transaction."""
         setup = build(spec)
         session = Session(setup, seed)
         table = table.copy() if table is not None else Table()
@@ -274,6 +274,13 @@ class Games:
         now = self.clock.now()
         room = self._room(game, session, seats, now, now, table, seating)
         table.start(list(seats), self._holder(room, session), now)
+        before = None
+        if parent is not None:
+            before = parent.table.copy()
+            before.rematch = game
+            before.rematch_tokens = {
+                s: tokens[swapped(s)] for s in parent.seats if swapped(s) in tokens
+            }
         await self._write(
             self.db.store.create,
             game,
@@ -284,7 +291,10 @@ class Games:
             status_of(session),
             session.decider,
             table.to_json(),
+            (parent.id, before.to_json()) if parent is not None and before is not None else None,
         )
+        if parent is not None and before is not None:
+            parent.table = before
         self.rooms[game] = room
         self._schedule(room)
         self.think(room)
@@ -907,28 +917,24 @@ class Games:
             new_seat = swapped(seat)
             if room.table.rematch is not None:
                 other = await self.room(room.table.rematch)
-                return other, room.rematch_tokens.get(seat), new_seat
+                return other, room.table.rematch_tokens.get(seat), new_seat
             spec = room.session.setup.spec
             assert spec is not None
             old = room.table
             settings = Table(grace=old.grace, clock=old.clock, seating=old.seating)
             settings.holders = {swapped(k): dict(v) for k, v in old.holders.items()}
-            other, tokens = await self.create(_swap(spec, room), secrets.randbits(128), settings)
-            table = room.table.copy()
-            table.rematch = other.id
-            await self._write(self.db.store.set_table, room.id, table.to_json())
-            room.table = table
-            room.rematch_tokens = {
-                s: tokens[swapped(s)] for s in room.seats if swapped(s) in tokens
-            }
+            other, _ = await self.create(
+                _swap(spec, room), secrets.randbits(128), settings, parent=room
+            )
+            mine = room.table.rematch_tokens
             for watcher in list(room.watchers):
                 if watcher.seat is None or watcher.seat == seat:
                     continue
-                token = room.rematch_tokens.get(watcher.seat)
+                token = mine.get(watcher.seat)
                 if token is not None:
                     watcher.offer(json.dumps({"type": "rematch", "game": other.id, "token": token}))
             self.publish(room, room.session.version)
-            return other, room.rematch_tokens.get(seat), new_seat
+            return other, mine.get(seat), new_seat
 
     # -- watchers ---------------------------------------------------------------
 

@@ -167,6 +167,9 @@ class Table:
     rematch: str | None = None  # the game a rematch made
     holders: dict[str, dict[str, str]] = field(default_factory=dict)  # per-player seat kinds
     script: str | None = None  # a guided game's script (server/tutorial.py), None for a game
+    # each seat's token in the rematch game, kept until the server is asked for it again
+    # (a rematch's tokens are handed out later than its creation: see docs/server.md)
+    rematch_tokens: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -180,6 +183,7 @@ class Table:
             "rematch": self.rematch,
             "holders": self.holders,
             "script": self.script,
+            "rematch_tokens": self.rematch_tokens,
         }
 
     @classmethod
@@ -197,11 +201,16 @@ class Table:
             rematch=data.get("rematch"),
             holders={str(k): dict(v) for k, v in (data.get("holders") or {}).items()},
             script=data.get("script"),
+            rematch_tokens={str(k): str(v) for k, v in (data.get("rematch_tokens") or {}).items()},
         )
 
     def copy(self) -> Table:
         return replace(
-            self, left=dict(self.left), claimed=list(self.claimed), holders=dict(self.holders)
+            self,
+            left=dict(self.left),
+            claimed=list(self.claimed),
+            holders=dict(self.holders),
+            rematch_tokens=dict(self.rematch_tokens),
         )
 
     # -- the clocks ----------------------------------------------------------------

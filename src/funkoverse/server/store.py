@@ -172,9 +172,12 @@ class Store:
         status: str,
         decider: str | None,
         table: dict[str, object] | None = None,
+        parent: tuple[str, dict[str, object]] | None = None,
     ) -> None:
         """A new game with its seats (token hashes; None for a computer seat), the
-        entries its creation drew (the First Player flip) and its online table (clocks)."""
+        entries its creation drew (the First Player flip) and its online table (clocks);
+        `parent` (a game and its new table) is written in the same transaction: the game a
+        rematch was made of, which then names it and holds its tokens."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
@@ -188,6 +191,8 @@ class Store:
             self._add(db, game, 0, entries)
             if table is not None:
                 self._table(db, game, table)
+            if parent is not None:
+                self._table(db, parent[0], parent[1])
 
     def append(
         self,
