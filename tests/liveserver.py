@@ -24,8 +24,11 @@ def free_port() -> int:
 class LiveServer:
     """`funkoverse serve --db DB` in its own process group, started and stopped whole."""
 
-    def __init__(self, db: Path, workers: int = 1, port: int | None = None) -> None:
+    def __init__(
+        self, db: Path, workers: int = 1, port: int | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
         self.db = db
+        self.extra = extra
         self.workers = workers
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -34,7 +37,7 @@ class LiveServer:
 
     def start(self, timeout: float = 60.0) -> LiveServer:
         command = [sys.executable, "-m", "funkoverse", "serve", "--port", str(self.port)]
-        command += ["--db", str(self.db), "--workers", str(self.workers)]
+        command += ["--db", str(self.db), "--workers", str(self.workers), *self.extra]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True

@@ -68,13 +68,23 @@ def first_choice(v: dict[str, Any], prefer: tuple[str, ...] = ()) -> str:
     return ids[0]
 
 
+def steady(v: dict[str, Any]) -> dict[str, Any]:
+    """A view without what changes with time and requests alone (who is here, and since
+    when a seat is away), to compare the game before and after."""
+    seats = {
+        seat: {k: x for k, x in held.items() if k not in ("present", "away_since")}
+        for seat, held in v.get("seats", {}).items()
+    }
+    return {**v, "seats": seats}
+
+
 def everything(client: TestClient, game: str) -> str:
     """What the server holds of a game, as text: the spectator's view and the listing row,
     to compare before and after a refused request."""
     row = [g for g in client.get("/api/games").json()["games"] if g["game"] == game]
     for g in row:
         g.pop("updated", None)
-    return json.dumps({"view": view(client, game), "row": row}, sort_keys=True)
+    return json.dumps({"view": steady(view(client, game)), "row": row}, sort_keys=True)
 
 
 def xy(square: str) -> tuple[int, int]:
@@ -155,3 +165,52 @@ def play_out(
         v = play(client, game, tokens[v["decider"]], keen(v, v["decider"])["id"], v["version"])
         v = hot_seat(client, game, tokens)
     return v
+
+
+class ManualClock:
+    """The server's time, moved by the test (server/online.py, `Clock`): `advance` runs each
+    call that falls due and waits for what it started on the server's loop to finish."""
+
+    def __init__(self, start: float = 1_900_000_000.0) -> None:
+        self.t = start
+        self._calls: list[tuple[float, int, Any]] = []
+        self._n = 0
+
+    def now(self) -> float:
+        return self.t
+
+    def call_at(self, when: float, callback: Any) -> Any:
+        clock = self
+
+        class Handle:
+            cancelled = False
+
+            def cancel(self) -> None:
+                self.cancelled = True
+
+        handle = Handle()
+        self._n += 1
+        if when <= self.t:  # already due (a deadline passed while the server was stopped)
+            callback()
+            return handle
+        self._calls.append((when, self._n, (handle, callback)))
+        del clock
+        return handle
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+        due = sorted(c for c in self._calls if c[0] <= self.t)
+        self._calls = [c for c in self._calls if c[0] > self.t]
+        for _, _, (handle, callback) in due:
+            if handle.cancelled:
+                continue
+            started = callback()
+            if started is not None:
+                started.result(timeout=30)
+
+
+@contextmanager
+def served_at(db: Path, clock: ManualClock, thinking: bool = False) -> Iterator[TestClient]:
+    """The app on `db` reading the time from `clock`."""
+    with TestClient(create_app(db, workers=1, thinking=thinking, clock=clock)) as client:
+        yield client

@@ -23,6 +23,7 @@ from serverclient import (
     play,
     play_out,
     served,
+    steady,
     view,
 )
 
@@ -586,9 +587,9 @@ def test_a_server_started_again_on_its_database_carries_every_game_on(tmp_path: 
         for _ in range(12):
             v = play(client, gid, tokens[v["decider"]], first_choice(v), v["version"])
             v = hot_seat(client, gid, tokens)
-        before = {s: view(client, gid, t) for s, t in tokens.items()}
+        before = {s: steady(view(client, gid, t)) for s, t in tokens.items()}
     with served(db) as client:
-        after = {s: view(client, gid, t) for s, t in tokens.items()}
+        after = {s: steady(view(client, gid, t)) for s, t in tokens.items()}
         assert after == before
         v = hot_seat(client, gid, tokens)
         play(client, gid, tokens[v["decider"]], first_choice(v), v["version"])

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from funkoverse.server.app import create_app
 from funkoverse.server.store import Store
-from serverclient import auth, first_choice, hot_seat, new_game, play, served, view
+from serverclient import auth, first_choice, hot_seat, new_game, play, served, steady, view
 
 FLAGS = {
     "scenario": "flags",
@@ -77,7 +77,7 @@ def test_a_choice_the_locked_database_cannot_take_changes_nothing_and_answers_50
         gid, tokens = new_game(client, **FLAGS)
         v = hot_seat(client, gid, tokens)
         seat = v["decider"]
-        before = {s: view(client, gid, t) for s, t in tokens.items()}
+        before = {s: steady(view(client, gid, t)) for s, t in tokens.items()}
         with client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[seat]}") as ws:
             ws.receive_json()
             with locked(db):
@@ -93,7 +93,7 @@ def test_a_choice_the_locked_database_cannot_take_changes_nothing_and_answers_50
                 got = ws.receive_json()
                 assert got["type"] == "error" and got["error"]["code"] == "unavailable", got
             # nothing changed, in memory and on disk
-            assert {s: view(client, gid, t) for s, t in tokens.items()} == before
+            assert {s: steady(view(client, gid, t)) for s, t in tokens.items()} == before
             assert len(stored_log(db, gid)) == v["version"]
             # once the database is writable the same version takes a choice: a different one
             other = [c["id"] for c in v["choices"]][-1]

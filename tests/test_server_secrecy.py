@@ -143,3 +143,75 @@ def test_no_payload_to_any_seat_or_spectator_leaks_a_secret_a_seed_or_a_token(
                 for ws in sockets.values():
                     ws.__exit__(None, None, None)
         assert checked > 200
+
+
+def test_what_online_play_adds_leaks_nothing(tmp_path: Path) -> None:
+    """Heartbeat answers, two players a side each with a seat (Leaders: each side's secret
+    pick), a resignation and the rematch offered live: no token but the receiver's own, no
+    rival's secret before its reveal, no seed before the game is over."""
+    with served(tmp_path / "games.db") as client:
+        games = client.app.state.games  # type: ignore[attr-defined]
+        seed = SEED + 99
+        gid, tokens = new_game(
+            client, scenario="leaders", mode="teams", players=4, seating="per-player", seed=seed
+        )
+        assert set(tokens) == {"dark-1", "dark-2", "light-1", "light-2"}
+        room = games.rooms[gid]
+        side = {p: p.split("-")[0] for p in tokens}
+        sockets = {
+            p: client.websocket_connect(f"/api/games/{gid}/ws?token={t}") for p, t in tokens.items()
+        }
+        sockets[None] = client.websocket_connect(f"/api/games/{gid}/ws")  # type: ignore[index]
+        opened = {p: ws.__enter__() for p, ws in sockets.items()}
+        try:
+            for p, ws in opened.items():
+                others = {q: t for q, t in tokens.items() if q != p}
+                got = ws.receive_json()
+                _scan(got, side.get(p or ""), room.session, others, False, seed)
+                ws.send_json({"type": "ping", "at": 1})
+                pong = ws.receive_json()
+                assert pong["type"] == "pong" and set(pong["seats"]) == set(tokens)
+                _scan(pong, side.get(p or ""), room.session, others, False, seed)
+            for _ in range(12):  # into the secret picks of the leaders
+                v = client.get(f"/api/games/{gid}").json()
+                if room.session.state.leaders_revealed or v["status"] == "finished":
+                    break
+                p = v["decider"]
+                mine = client.get(f"/api/games/{gid}", headers=auth(tokens[p])).json()
+                answer = client.post(
+                    f"/api/games/{gid}/choices",
+                    json={"choice": mine["choices"][0]["id"], "version": mine["version"]},
+                    headers=auth(tokens[p]),
+                )
+                assert answer.status_code == 200, answer.text
+                for q in tokens:
+                    seen = client.get(f"/api/games/{gid}", headers=auth(tokens[q])).json()
+                    others = {r: t for r, t in tokens.items() if r != q}
+                    _scan(seen, side[q], room.session, others, False, seed)
+            version = room.session.version
+            r = client.post(
+                f"/api/games/{gid}/resign",
+                json={"version": version},
+                headers=auth(tokens["dark-1"]),
+            )
+            assert r.status_code == 200
+            assert not any(t in r.text for t in tokens.values())
+            made = client.post(f"/api/games/{gid}/rematch", headers=auth(tokens["dark-1"])).json()
+            offered: dict[str | None, str] = {}
+            for p, ws in opened.items():
+                while True:
+                    got = ws.receive_json()
+                    if got["type"] == "rematch":
+                        offered[p] = got["token"]
+                        break
+                    if p is None and got["type"] == "view" and got["view"]["rematch"]:
+                        break
+                    if p == "dark-1" and got["type"] == "view" and got["view"]["rematch"]:
+                        break
+                    text = json.dumps(got)
+                    assert not any(t in text for t in tokens.values())
+            assert set(offered) == {"dark-2", "light-1", "light-2"}  # each its own, once
+            assert len({*offered.values(), made["token"]}) == 4
+        finally:
+            for ws in sockets.values():
+                ws.__exit__(None, None, None)

@@ -209,3 +209,44 @@ def test_play_out_hands_each_seat_the_observed_game() -> None:
 
     session.play_out({s: decide for s in session.seats}, max_rounds=1)
     assert seen
+
+
+# -- endings outside the rules of play ---------------------------------------------------
+
+
+def test_a_resignation_ends_the_game_with_the_other_side_winning_and_replays() -> None:
+    session = _session()
+    _random_to(session, 12)
+    before = session.version
+    session.end("resign", "dark", "light")
+    assert session.over and session.decider is None and session.winner == "light"
+    assert session.entries[before] == Entry("resign", "win:light", "dark")
+    assert session.choices("light") == [] and session.ended_outside
+    with pytest.raises(GameOver):
+        session.play("light", "pass")
+    with pytest.raises(GameOver):
+        session.end("timeout", "light", "dark")
+    again = Session.from_json(json.loads(json.dumps(session.to_json())), build)
+    assert again.over and again.winner == "light" and again.version == session.version
+    assert Session.prefix(session, before).over is False
+
+
+def test_a_claim_handing_a_seat_to_the_computer_changes_no_piece_and_stops_undo() -> None:
+    session = _session()
+    _random_to(session, 12)
+    seen = session.state.key()
+    decider = session.decider
+    session.note("claim", "light", f"ai:{decider}")
+    assert session.state.key() == seen and session.decider == decider and not session.over
+    assert session.undoable() == 0  # no undo reaches back past what players did at the table
+    assert session.entries[-1] == Entry("claim", f"ai:{decider}", "light")
+    again = Session(session.setup, session.seed, session.entries)
+    assert again.state.key() == seen and again.version == session.version
+
+
+def test_an_entry_after_the_game_ended_is_refused_on_replay() -> None:
+    session = _session()
+    _random_to(session, 6)
+    entries = [*session.entries, Entry("timeout", "win:dark", "light")]
+    with pytest.raises(IllegalChoice, match="already over"):
+        Session(session.setup, session.seed, [*entries, Entry("resign", "win:light", "dark")])

@@ -55,6 +55,14 @@ def register(sub: Any) -> None:
         help="another site whose pages may act on this server (https://example.org); "
         "by default only this server's own pages may",
     )
+    p.add_argument(
+        "--presence",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long a seat without an open connection counts as here after its last "
+        "request (default: %(default)g)",
+    )
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     add_content_option(p)
     p.set_defaults(func=run)
@@ -91,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--port must be from 1 to 65535, not {args.port}")
     if args.workers < 1:
         raise UserError("--workers must be at least 1")
+    if args.presence <= 0:
+        raise UserError("--presence must be more than 0 seconds")
     for name in ("limit_games", "limit_hints"):
         if getattr(args, name) < 0:
             raise UserError(f"--{name.replace('_', '-')} must be 0 (no limit) or more")
@@ -115,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
             limits=Limits(games=args.limit_games, hints=args.limit_hints),
             allowed_origins=frozenset(args.allow_origin),
             engine=engine_of(args),
+            presence=args.presence,
         )
     except OSError as e:
         raise UserError(f"{db}: cannot open the games database: {e.strerror or e}") from None

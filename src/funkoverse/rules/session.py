@@ -11,6 +11,12 @@ observed game, never the real one.
 The log is a list of entries: choices, chance outcomes and undos. Its length is the
 game's version. An undo takes back the entries since the last chance outcome or secret
 reveal; they stay in the log, marked undone, so versions are never reused.
+
+A game can also end, or change hands, outside the rules of play, by what players do at
+the table: a player resigns, claims the win from an opponent who has left, or runs out
+of time. These are entries of their own (kinds `resign`, `claim`, `timeout`): an ending
+names the winning side (`end`), a claim that hands a seat to the computer changes no
+piece (`note`). Neither is a choice of the game, so no undo reaches back past one.
 """
 
 from __future__ import annotations
@@ -41,7 +47,13 @@ from funkoverse.rules.world import display_names
 CHOICE = "choice"
 CHANCE_ENTRY = "chance"
 UNDO = "undo"
-KINDS = (CHOICE, CHANCE_ENTRY, UNDO)
+RESIGN = "resign"
+CLAIM = "claim"
+TIMEOUT = "timeout"
+OUTSIDE = (RESIGN, CLAIM, TIMEOUT)  # what players do at the table, not a move of the game
+KINDS = (CHOICE, CHANCE_ENTRY, UNDO, *OUTSIDE)
+WINS = "win:"  # an outside entry's choice that ends the game: "win:<side>"
+HANDED = "ai:"  # a claim's choice that hands a seat to the computer: "ai:<seat>"
 REVEALS = frozenset({EventKind.TEAM_REVEALED, EventKind.LEADER_REVEALED})
 SECRET_PHASES = frozenset({Phase.DRAFT, Phase.SECRET})  # where a pick may be a secret
 
@@ -120,6 +132,8 @@ class Session:
         self._secretive = (setup.draft is not None and setup.draft.secret) or (
             setup.scenario.leaders
         )
+        self._ended: str | None = None  # the side that won by an ending outside play
+        self._outside: dict[int, str] = {}  # the outside entries' choices, by index
         self._game = Game(setup, seed, engine)
         self._at = self._game.position.at()  # the decider's index, read after each change
         self._names = display_names(self._game.peek())
@@ -142,6 +156,8 @@ class Session:
         other._decoded = list(self._decoded)
         other._seen = dict(self._seen)
         other._secretive = self._secretive
+        other._ended = self._ended
+        other._outside = dict(self._outside)
         other._game = self._game.fork()
         other._at = self._at
         other._names = self._names
@@ -174,7 +190,7 @@ class Session:
             out.append(
                 Entry(
                     kind,
-                    choice.format() if choice is not None else "",
+                    choice.format() if choice is not None else self._outside.get(i, ""),
                     seat,
                     secret,
                     i in self._undone,
@@ -207,7 +223,14 @@ class Session:
 
     @property
     def winner(self) -> str | None:
+        if self._ended is not None:
+            return self._ended
         return self._game.position.winner
+
+    @property
+    def ended_outside(self) -> bool:
+        """Whether the game ended by a resignation, a claim or a clock, not by its rules."""
+        return self._ended is not None
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -395,6 +418,31 @@ class Session:
         self._records.append((AS_IS, ()))
         return []
 
+    def end(self, kind: str, seat: str | None, winner: str) -> None:
+        """End the game outside its rules of play: `seat` resigned (`resign`), a seat claimed
+        the win from an opponent gone for too long (`claim`), or `seat` ran out of time
+        (`timeout`); `winner` is the side that wins. Logged as an entry of that kind."""
+        if kind not in OUTSIDE:
+            raise ValueError(f"an ending is one of {', '.join(OUTSIDE)}, not '{kind}'")
+        if self.over:
+            raise GameOver("the game is over")
+        self._outside[len(self._log)] = WINS + winner
+        self._log.append((kind, None, seat, False))
+        self._records.append((AS_IS, ()))
+        self._ended = winner
+        self._at = OVER_AT
+
+    def note(self, kind: str, seat: str | None, what: str) -> None:
+        """Log what players did at the table that changes no piece (a claim that hands an
+        absent seat to the computer: `what` is "ai:<seat>"), as an entry of `kind`."""
+        if kind not in OUTSIDE or what.startswith(WINS) or not what:
+            raise ValueError(f"a note is one of {', '.join(OUTSIDE)} that ends nothing")
+        if self.over:
+            raise GameOver("the game is over")
+        self._outside[len(self._log)] = what
+        self._log.append((kind, None, seat, False))
+        self._records.append((AS_IS, ()))
+
     def play_out(
         self,
         deciders: Mapping[str, Decide],
@@ -424,6 +472,8 @@ class Session:
 
     def _settle(self) -> None:
         """Draw chance outcomes until a seat decides or the game ends."""
+        if self._ended is not None:
+            return
         game = self._game
         while game.position.at() == CHANCE_AT:
             choice, record = game.chance_record()
@@ -460,6 +510,17 @@ class Session:
                 if self.undoable() == 0:
                     raise IllegalChoice(f"{where}: nothing to undo there")
                 self.undo()
+                continue
+            if self._ended is not None:
+                raise IllegalChoice(f"{where}: the game was already over")
+            if entry.kind in OUTSIDE:
+                try:
+                    if entry.choice.startswith(WINS):
+                        self.end(entry.kind, entry.seat, entry.choice[len(WINS) :])
+                    else:
+                        self.note(entry.kind, entry.seat, entry.choice)
+                except (GameOver, ValueError) as e:
+                    raise IllegalChoice(f"{where}: {e}") from None
                 continue
             at = game.position.at()
             if at == OVER_AT:
@@ -505,7 +566,7 @@ class Session:
         same dice."""
         game = Game(self.setup, self.seed, self._game.wanted)
         for i, (kind, choice, _, _) in enumerate(self._log):
-            if kind == UNDO or i in self._undone:
+            if kind == UNDO or kind in OUTSIDE or i in self._undone:
                 continue
             assert choice is not None
             game.replay_one(choice)

@@ -36,8 +36,19 @@ from funkoverse.server.games import Games, Room
 from funkoverse.server.guard import Guard, Limit, Limits, internal_error
 from funkoverse.server.inputs import MAX_BODY, fields, read_json, too_large
 from funkoverse.server.live import Live
-from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, check_ids, refusals
+from funkoverse.server.models import (
+    ChoiceIn,
+    ClaimIn,
+    NewGame,
+    RematchIn,
+    ResignIn,
+    UndoIn,
+    check_ids,
+    refusals,
+)
+from funkoverse.server.online import PRESENCE, Clock, Table
 from funkoverse.server.store import Store
+from funkoverse.server.tutorial import add_routes as add_tutorial_routes
 from funkoverse.server.views import chapters
 
 WEB = Path(str(resources.files("funkoverse") / "web"))
@@ -48,8 +59,9 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-async def _body(request: Request) -> Any:
-    """The request's JSON: refused as too large (413) or malformed (400) before anything else."""
+async def _body(request: Request, empty: bool = False) -> Any:
+    """The request's JSON: refused as too large (413) or malformed (400) before anything else
+    (an empty body is None where `empty` allows one)."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_BODY:
         raise too_large()
@@ -58,6 +70,8 @@ async def _body(request: Request) -> Any:
         data += chunk
         if len(data) > MAX_BODY:
             raise too_large()
+    if empty and not data.strip():
+        return None
     return read_json(data)
 
 
@@ -109,12 +123,16 @@ def create_app(
     allowed_origins: frozenset[str] = frozenset(),
     store: Store | None = None,
     engine: Engine | None = None,
+    clock: Clock | None = None,
+    presence: float = PRESENCE,
 ) -> Any:
     """The server's application, its games kept in the SQLite database `db` and played on
-    `engine` (None: the fastest built), the computer's seats too."""
+    `engine` (None: the fastest built), the computer's seats too; `clock` is the time its
+    clocks and presence read (the time of day unless a test gives its own), and a seat
+    without an open socket counts as here `presence` seconds after a request."""
     store = store if store is not None else Store(db)
     database = Database(store)
-    games = Games(database, None, engine=engine)
+    games = Games(database, None, engine=engine, clock=clock, presence=presence)
     limits = limits or Limits()
     making = Limit("new games", limits.games, limits.burst)
     hints = Limit("hints", limits.hints, limits.burst)
@@ -213,7 +231,8 @@ def create_app(
             spec = draw_spec(body.request(), seed)
         except UserError as e:
             raise ApiError(400, "bad_request", str(e)) from None
-        room, tokens = await games.create(spec, seed)
+        table = _table(body, spec)
+        room, tokens = await games.create(spec, seed, table)
         return JSONResponse(
             {
                 "game": room.id,
@@ -227,6 +246,70 @@ def create_app(
             status_code=201,
         )
 
+    @app.post(
+        "/api/games/{game}/resign",
+        responses=refusals(400, 401, 403, 404, 409, 413, 503),
+        openapi_extra=body_of(ResignIn),
+    )
+    async def resign(game: str, request: Request) -> dict[str, Any]:
+        """The seat resigns: the game ends and the other side wins."""
+        data = await _body(request)
+        room = await games.room(game)
+        seat = _seat(room, _token(request), required=True)
+        assert seat is not None
+        games.touch(room, seat)
+        body = fields(ResignIn, data)
+        await games.resign(room, seat, body.version)
+        return games.view(room, seat)
+
+    @app.post(
+        "/api/games/{game}/claim",
+        responses=refusals(400, 401, 403, 404, 409, 413, 503),
+        openapi_extra=body_of(ClaimIn),
+    )
+    async def claim(game: str, request: Request) -> dict[str, Any]:
+        """The deciding seat has been away longer than the game's grace period: the computer
+        plays it from now on (`ai`), or the claimer's side wins (`win`)."""
+        data = await _body(request)
+        room = await games.room(game)
+        seat = _seat(room, _token(request), required=True)
+        assert seat is not None
+        games.touch(room, seat)
+        body = fields(ClaimIn, data)
+        await games.claim(room, seat, body.version, body.claim)
+        return games.view(room, seat)
+
+    @app.post(
+        "/api/games/{game}/rematch",
+        status_code=201,
+        responses=refusals(400, 401, 403, 404, 409, 413, 503),
+        openapi_extra=body_of(RematchIn),
+    )
+    async def rematch(game: str, request: Request) -> JSONResponse:
+        """A new game of the same setup, sides swapped, once this one is over: the asking
+        seat's token for it (every other seat's open socket is sent its own)."""
+        data = await _body(request, empty=True)
+        room = await games.room(game)
+        seat = _seat(room, _token(request), required=True)
+        assert seat is not None
+        games.touch(room, seat)
+        fields(RematchIn, data if data is not None else {})
+        other, token, new_seat = await games.rematch(room, seat)
+        seats = {new_seat: {"token": token}} if token is not None else {}
+        return JSONResponse(
+            {
+                "game": other.id,
+                "seat": new_seat,
+                "token": token,
+                "seats": seats,
+                "spectate": f"/games/{other.id}",
+                "links": {
+                    s: f"/games/{other.id}#seat={s}&token={t['token']}" for s, t in seats.items()
+                },
+            },
+            status_code=201,
+        )
+
     @app.get("/api/games", responses=refusals(503))
     async def listing() -> dict[str, Any]:
         return {"games": await games.listing()}
@@ -235,6 +318,7 @@ def create_app(
     async def view(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
         room = await games.room(game)
         seat = _seat(room, _token(request), required=False)
+        games.touch(room, seat)
         return games.view(room, seat, since)
 
     @app.post(
@@ -247,6 +331,7 @@ def create_app(
         room = await games.room(game)
         seat = _seat(room, _token(request), required=True)
         assert seat is not None
+        games.touch(room, seat)
         body = fields(ChoiceIn, data)
         await games.play(room, seat, body.choice, body.version)
         return games.view(room, seat, _clamped(since, room))
@@ -261,6 +346,7 @@ def create_app(
         room = await games.room(game)
         seat = _seat(room, _token(request), required=True)
         assert seat is not None
+        games.touch(room, seat)
         body = fields(UndoIn, data)
         await games.undo(room, seat, body.version, body.tokens)
         return games.view(room, seat, _clamped(since, room))
@@ -284,13 +370,14 @@ def create_app(
         challenge it could make, before the player commits to it."""
         room = await games.room(game)
         seat = _seat(room, _token(request), required=True)
-        view = room.session.view(seat)
+        side = room.side_of(seat)
+        view = room.session.view(side)
         found = view.pieces.get(piece)
-        if found is None or found.side != seat:
+        if found is None or found.side != side:
             raise ApiError(
                 400, "bad_request", f"piece: {piece[:40]} is not one of {seat}'s characters"
             )
-        seen = preview(view, piece) if seat == room.session.decider else None
+        seen = preview(view, piece) if seat in room.deciders() else None
         if seen is None:
             return {"piece": piece, "moves": [], "sees": [], "targets": []}
         return {
@@ -364,6 +451,8 @@ def create_app(
             raise ApiError(404, "not_found", f"no rulebook section or card for '{cite[:60]}'")
         return found
 
+    add_tutorial_routes(app, games)
+
     live = Live(games, allowed_origins)
 
     @app.websocket("/api/games/{game}/ws")
@@ -377,6 +466,10 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
         return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> FileResponse:
+        return FileResponse(WEB / "learn.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/games/{game}", include_in_schema=False)
     async def game_page(game: str) -> FileResponse:
@@ -439,7 +532,7 @@ def create_app(
                 title=app.title, version=app.version, summary=app.summary, routes=app.routes
             )
             found = document.setdefault("components", {}).setdefault("schemas", {})
-            for model in (NewGame, ChoiceIn, UndoIn):
+            for model in (NewGame, ChoiceIn, UndoIn, ResignIn, ClaimIn, RematchIn):
                 schema = model.model_json_schema(ref_template=REF + "{model}")
                 found.update(schema.pop("$defs", {}))
                 found[model.__name__] = schema
@@ -473,6 +566,35 @@ def _methods(app: FastAPI, scope: Any) -> set[str]:
         if match != Match.NONE:
             methods |= set(getattr(route, "methods", None) or ())
     return methods
+
+
+def _table(body: NewGame, spec: Any) -> Table:
+    """A new game's online table: its grace period, clock and seating (400 for seats per
+    player in a game whose sides are not shared, or a seat named for no player)."""
+    table = Table(clock=body.clock.to_json() if body.clock is not None else None)
+    if body.grace is not None:
+        table.grace = float(body.grace)
+    if body.seating == "per-player":
+        players = {p for t in spec.teams for p, _ in t.players}
+        if not players:
+            raise ApiError(
+                400,
+                "bad_request",
+                "seating: 'per-player' is for two players a side (mode 'teams')",
+            )
+        for seat, held in body.player_seats().items():
+            if seat not in players:
+                raise ApiError(
+                    400,
+                    "bad_request",
+                    f"no seat '{seat[:40]}' in this game; its players are {', '.join(sorted(players))}",
+                )
+            kind: dict[str, str] = {"player": held.player}
+            if held.player == "ai":
+                kind["level"] = held.level or "normal"
+            table.holders[seat] = kind
+        table.seating = "per-player"
+    return table
 
 
 def _clamped(since: int | None, room: Room) -> int | None:

@@ -5,7 +5,10 @@ change, a view whose log holds only what that view adds (`log_from` says where i
 Everything it is sent goes through its own queue (`watchers.Watcher`), so a socket that
 does not read is dropped without delaying anyone. Every message it sends is answered: a
 choice with the next view or an error, a frame that cannot be read (binary, malformed,
-not Unicode text, too deep) with `{"type": "error", ...}`, and the socket stays open.
+not Unicode text, too deep) with `{"type": "error", ...}`, and the socket stays open. A
+`{"type": "ping"}` (the page's heartbeat) is answered `{"type": "pong"}` with what changes
+with time alone (presence, the clocks). A seat's open socket makes it present at the
+table; its last one closing makes it away from then.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ class Live:
         try:
             watcher.since = room.session.version
             watcher.offer(_view(self.games, room, seat, since))
+            self.games.opened(room, seat)
             while not watcher.dropped:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -76,6 +80,7 @@ class Live:
         finally:
             watcher.stop()
             room.watchers.discard(watcher)
+            self.games.closed(room, watcher.seat)
 
     async def _message(
         self, room: Room, watcher: Watcher, message: MutableMapping[str, Any]
@@ -101,9 +106,19 @@ class Live:
             seat = room.seat_of(token if isinstance(token, str) else None)
             if seat is None:
                 raise ApiError(403, "wrong_seat", "this token is not one of this game's seats")
-            watcher.seat = seat
+            if watcher.seat != seat:
+                self.games.closed(room, watcher.seat)
+                watcher.seat = seat
+                self.games.opened(room, seat)
             watcher.since = room.session.version
             watcher.offer(_view(self.games, room, seat, None))
+            return
+        if kind == "ping":  # the page's heartbeat: the connection is alive both ways
+            if watcher.seat is not None:
+                self.games.touch(room, watcher.seat)
+            at = data.get("at")
+            pong = {"type": "pong", "at": at if isinstance(at, int | float) else None}
+            watcher.offer(json.dumps({**pong, **self.games.table_now(room)}))
             return
         if kind == "view":
             since = data.get("since")
@@ -113,7 +128,7 @@ class Live:
             watcher.offer(_view(self.games, room, watcher.seat, since))
             return
         if kind != "choice":
-            raise ApiError(400, "bad_request", "type: 'choice', 'view' or 'token'")
+            raise ApiError(400, "bad_request", "type: 'choice', 'view', 'token' or 'ping'")
         if watcher.seat is None:
             raise ApiError(401, "no_token", 'acting needs a seat token: send {"token": ...} first')
         body = fields(ChoiceIn, {k: v for k, v in data.items() if k != "type"})

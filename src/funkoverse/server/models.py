@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from funkoverse.ai.agents import AGENTS
 from funkoverse.content.setups import SetupRequest
@@ -37,6 +37,29 @@ class SeatIn(BaseModel):
         return value
 
 
+class ClockIn(BaseModel):
+    """A game's clock: real time (`initial` seconds a seat, `increment` seconds added after
+    each of its decisions: a Fischer clock) or correspondence (at most `days` a decision)."""
+
+    model_config = STRICT
+    initial: int | None = Field(default=None, ge=1, le=7 * 86400)
+    increment: int | None = Field(default=None, ge=0, le=3600)
+    days: int | None = Field(default=None, ge=1, le=60)
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ClockIn:
+        if self.days is not None and (self.initial is not None or self.increment is not None):
+            raise ValueError("a clock is either {initial, increment} or {days}, not both")
+        if self.days is None and self.initial is None:
+            raise ValueError("a clock needs 'initial' seconds (with 'increment') or 'days'")
+        return self
+
+    def to_json(self) -> dict[str, float]:
+        if self.days is not None:
+            return {"days": self.days}
+        return {"initial": self.initial or 0, "increment": self.increment or 0}
+
+
 class NewGame(BaseModel):
     """`POST /api/games`: only the scenario is needed; the rest is drawn from the seed."""
 
@@ -53,6 +76,9 @@ class NewGame(BaseModel):
     secret: bool = True
     first_player: str | None = Field(default=None, max_length=20)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    grace: int | None = Field(default=None, ge=1, le=30 * 86400)
+    clock: ClockIn | None = None
+    seating: Literal["per-side", "per-player"] | None = None
 
     def request(self) -> SetupRequest:
         return SetupRequest(
@@ -69,8 +95,15 @@ class NewGame(BaseModel):
             seats={
                 seat: SeatSpec(seat, s.player, (s.level or "normal") if s.player == "ai" else None)
                 for seat, s in self.seats.items()
+                if seat not in self.player_seats()
             },
         )
+
+    def player_seats(self) -> dict[str, SeatIn]:
+        """The seats named for one player of a side (`dark-1`), with per-player seating."""
+        if self.seating != "per-player":
+            return {}
+        return {seat: s for seat, s in self.seats.items() if "-" in seat}
 
 
 class ChoiceIn(BaseModel):
@@ -90,6 +123,28 @@ class UndoIn(BaseModel):
     tokens: list[str] = Field(default_factory=list, max_length=8)
 
 
+class ResignIn(BaseModel):
+    """`POST /api/games/<id>/resign`: the version the resignation answers."""
+
+    model_config = STRICT
+    version: int = Field(ge=0, le=2**31)
+
+
+class ClaimIn(BaseModel):
+    """`POST /api/games/<id>/claim`: the deciding seat, gone longer than the grace period,
+    to the computer (`ai`) or the win to the claimer's side (`win`)."""
+
+    model_config = STRICT
+    version: int = Field(ge=0, le=2**31)
+    claim: Literal["ai", "win"]
+
+
+class RematchIn(BaseModel):
+    """`POST /api/games/<id>/rematch`: nothing more than the seat's token."""
+
+    model_config = STRICT
+
+
 class ErrorDetail(BaseModel):
     code: str = Field(description="a word of server-api.md's table (bad_request, stale, ...)")
     message: str = Field(description="one line for a person")
@@ -106,7 +161,7 @@ _WHEN = {
     401: "acting without a seat token",
     403: "a token of no seat of this game, or a request from a page of another site",
     404: "no such game (or map)",
-    409: "stale, not your turn, finished, not finished, nothing to undo",
+    409: "stale, not your turn, finished, not finished, nothing to undo, too early to claim",
     413: "a body over 64 KiB",
     422: "a choice that is not legal, citing the rule",
     429: "too many requests of this kind from one address",

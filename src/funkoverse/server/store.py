@@ -54,6 +54,10 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (game, seat)
 );
 CREATE INDEX IF NOT EXISTS seats_by_token ON seats(token_hash);
+CREATE TABLE IF NOT EXISTS tables (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    data TEXT NOT NULL
+);
 """
 
 
@@ -167,9 +171,13 @@ class Store:
         entries: Sequence[Entry],
         status: str,
         decider: str | None,
+        table: dict[str, object] | None = None,
+        parent: tuple[str, dict[str, object]] | None = None,
     ) -> None:
-        """A new game with its seats (token hashes; None for a computer seat) and the
-        entries its creation drew (the First Player flip)."""
+        """A new game with its seats (token hashes; None for a computer seat), the
+        entries its creation drew (the First Player flip) and its online table (clocks);
+        `parent` (a game and its new table) is written in the same transaction: the game a
+        rematch was made of, which then names it and holds its tokens."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
@@ -181,6 +189,10 @@ class Store:
                 [(game, seat, h) for seat, h in seats.items()],
             )
             self._add(db, game, 0, entries)
+            if table is not None:
+                self._table(db, game, table)
+            if parent is not None:
+                self._table(db, parent[0], parent[1])
 
     def append(
         self,
@@ -192,10 +204,14 @@ class Store:
         winner: str | None,
         undone: Sequence[int] = (),
         joined: str | None = None,
+        table: dict[str, object] | None = None,
     ) -> None:
         """New entries from index `start`, in one transaction with the game's new status
-        (and the entries an undo marks taken back, and the seat that has now joined)."""
+        (and the entries an undo marks taken back, the seat that has now joined, and the
+        game's online table: its clocks as they stand after these entries)."""
         with self._transaction() as db:
+            if table is not None:
+                self._table(db, game, table)
             if joined is not None:
                 db.execute(
                     "UPDATE seats SET joined = 1 WHERE game = ? AND seat = ?", (game, joined)
@@ -211,6 +227,24 @@ class Store:
                 "WHERE id = ?",
                 (status, decider, winner, start + len(entries), time.time(), game),
             )
+
+    @staticmethod
+    def _table(db: sqlite3.Connection, game: str, table: dict[str, object]) -> None:
+        db.execute(
+            "INSERT INTO tables VALUES (?, ?) ON CONFLICT(game) DO UPDATE SET data = excluded.data",
+            (game, json.dumps(table)),
+        )
+
+    def set_table(self, game: str, table: dict[str, object]) -> None:
+        """The game's online table alone (a rematch made of it)."""
+        with self._transaction() as db:
+            self._table(db, game, table)
+
+    def table(self, game: str) -> dict[str, object] | None:
+        """The game's online table (None for a game made without one)."""
+        with self._reading() as db:
+            row = db.execute("SELECT data FROM tables WHERE game = ?", (game,)).fetchone()
+        return json.loads(str(row[0])) if row else None
 
     @staticmethod
     def _add(db: sqlite3.Connection, game: str, start: int, entries: Sequence[Entry]) -> None:

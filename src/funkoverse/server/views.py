@@ -18,10 +18,11 @@ from funkoverse.rules.present import board_help, present, start_areas
 from funkoverse.rules.preview import challenge_odds
 from funkoverse.rules.prompt import prompt
 from funkoverse.rules.serialize import choice_to_json, event_to_json, view_to_json
-from funkoverse.rules.session import CHOICE, Session
+from funkoverse.rules.session import CHOICE, HANDED, OUTSIDE, RESIGN, TIMEOUT, WINS, Entry, Session
 from funkoverse.rules.state import GameState, Phase
 from funkoverse.rules.view import observe_event, secret_decision
 from funkoverse.rules.world import display_names
+from funkoverse.server.online import Seating
 
 Audience = str | None  # a seat, or None for the spectators
 
@@ -49,27 +50,35 @@ class Sight:
 class Views:
     """The views of one game, built from its session and kept until the game moves on."""
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, seating: Seating | None = None) -> None:
         self.game = game
+        self.seating = seating
         self._sights: dict[Audience, Sight] = {}
+
+    def side(self, seat: Audience) -> Audience:
+        """The side whose sight a seat has (a player of a side sees what its side sees)."""
+        return self.seating.side_of(seat) if self.seating is not None else seat
 
     def body(self, session: Session, seat: Audience) -> tuple[dict[str, Any], Sight]:
         """The view's body (everything but the log) for `seat` at the session's version."""
         sight = self._sights.setdefault(seat, Sight())
         if sight.version != session.version:
-            view = session.view(seat)
+            side = self.side(seat)
+            view = session.view(side)
             names = display_names(view)
             if names != sight.names:
                 sight.names = names
                 sight.entries = []  # worded anew with the names as they now are
                 sight.turn = None
-            choices, help_words = _choices(session, view, seat, names)
+            choices, help_words = _choices(session, view, seat, names, self.seating)
             sight.body = {
                 "game": self.game,
                 "version": session.version,
                 "status": status_of(session),
                 "seat": seat,
-                "decider": session.decider,
+                "decider": (
+                    self.seating.decider(session) if self.seating is not None else session.decider
+                ),
                 "choices": choices,
                 "winner": session.winner,
                 "state": view_to_json(view),
@@ -87,19 +96,22 @@ class Views:
         _, sight = self.body(session, seat)
         words = sight.entries
         records = session.records
-        view = session.view(seat) if len(words) < len(records) else None
+        side = self.side(seat)
+        entries = session.entries
+        view = session.view(side) if len(words) < len(records) else None
         for index in range(len(words), len(records)):
             assert view is not None
-            seen = [observe_event(event, seat) for event in records[index]]
-            note = trait_answer(view, session.entries[index].seat, sight.turn, seen, sight.names)
+            seen = [observe_event(event, side) for event in records[index]]
+            note = trait_answer(view, entries[index].seat, sight.turn, seen, sight.names)
             entry = [note] if note is not None else []
             entry += [event_to_json(event, sight.names) for event in seen]
+            if entries[index].kind in OUTSIDE:
+                entry.append(outside_event(entries[index], index))
             for item in entry:
                 item["entry"] = index
             words.append(entry)
             sight.turn = turn_side(view, seen, sight.turn)
         out: list[dict[str, Any]] = []
-        entries = session.entries
         for index in range(max(0, since), len(records)):
             if entries[index].undone:
                 out.extend({**item, "undone": True} for item in words[index])
@@ -112,14 +124,48 @@ class Views:
         self._sights.clear()
 
 
+def outside_event(entry: Entry, index: int) -> dict[str, Any]:
+    """What players did at the table (a resignation, a claim, a clock run out), worded as a
+    log event."""
+    seat = entry.seat or "a seat"
+    winner = entry.choice[len(WINS) :] if entry.choice.startswith(WINS) else None
+    if entry.kind == RESIGN:
+        text = f"{seat} resigned: {winner} wins"
+    elif entry.kind == TIMEOUT:
+        text = f"{seat} ran out of time: {winner} wins"
+    elif winner is not None:
+        text = f"{seat} claimed the win from a player gone too long: {winner} wins"
+    else:
+        away = entry.choice.removeprefix(HANDED)
+        text = f"{seat} handed {away}, gone too long, to the computer (normal) for the rest of the game"
+    out: dict[str, Any] = {"text": text, "rule": None, "kind": entry.kind, "entry": index}
+    out["seat"] = entry.seat
+    if winner is not None:
+        out["winner"] = winner
+    else:
+        out["ai"] = entry.choice.removeprefix(HANDED)
+    return out
+
+
 def _choices(
-    session: Session, view: GameState, seat: Audience, names: dict[str, str]
+    session: Session,
+    view: GameState,
+    seat: Audience,
+    names: dict[str, str],
+    seating: Seating | None = None,
 ) -> tuple[list[dict[str, Any]], str]:
     """The seat's legal choices as the page draws them (`rules.present`), and what to tap
-    when they are many squares."""
-    if seat is None or seat != session.decider:
+    when they are many squares; with a seat per player, only that player's."""
+    if seat is None:
         return [], ""
-    legal = session.choices(seat)
+    if seating is not None:
+        legal = seating.allowed(session, seat)
+    elif seat != session.decider:
+        return [], ""
+    else:
+        legal = list(session.choices(seat))
+    if not legal:
+        return [], ""
     worded = [(c, label(view, c, names), challenge_odds(view, c)) for c in legal]
     shown = present(view, seat, worded, names)
     out = [

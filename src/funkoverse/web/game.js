@@ -20,6 +20,7 @@ import { MiniPiece, SidePanel } from "./panels.js";
 import { ReplayBar, useReplay } from "./replay.js";
 import { useTaps } from "./taps.js";
 import { mayUndo, undoWords } from "./undo.js";
+import { OnlineBar, onSocketMessage, onSocketOpen } from "./online.js";
 
 const GAME = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const BADGE_MS = 1700;

@@ -3,6 +3,7 @@
 
 import { html, render, useEffect, useMemo, useState } from "./vendor/htm-preact.module.js";
 import { api, allSeats, keepSeats, sideColor } from "./api.js";
+import { ClockChoice, CopyLink, clockOf, sortGames } from "./online.js";
 
 const WHO = [
   ["me", "You, here"],
@@ -32,6 +33,8 @@ function NewGame({ content, onMade, side }) {
   const scenario = scenarios.find((s) => s.id === sid) || scenarios[0];
   const [map, setMap] = useState("");
   const [size, setSize] = useState(3);
+  const [clock, setClock] = useState("");
+  const [perPlayer, setPerPlayer] = useState(false);
   const [players, setPlayers] = useState(2);
   const [draft, setDraft] = useState(false);
   const [seed, setSeed] = useState("");
@@ -67,10 +70,11 @@ function NewGame({ content, onMade, side }) {
     setBusy(true);
     setError(null);
     const body = { scenario: scenario.id, seats: {} };
+    if (clock) body.clock = clockOf(clock);
     if (map) body.map = map;
     if (!ultimate && !ffa && !(scenario && scenario.first_game)) body.size = size;
     if (ffa) body.players = players;
-    if (!ffa && !ultimate && mode === "teams") { body.players = 4; body.mode = "teams"; }
+    if (!ffa && !ultimate && mode === "teams") { body.players = 4; body.mode = "teams"; if (perPlayer) body.seating = "per-player"; }
     if (draft) { body.draft = size; delete body.size; }
     if (seed !== "") body.seed = Number(seed);
     for (const s of seats) {
@@ -90,7 +94,10 @@ function NewGame({ content, onMade, side }) {
       const kept = {};
       const invites = {};
       for (const [s, { token }] of Object.entries(made.seats)) {
-        if (who[s] === "online") invites[s] = `${location.origin}/games/${made.game}#seat=${s}&token=${token}`;
+        // a seat per player (dark-1, dark-2): the side's second player is always invited
+        const side = s.split("-")[0];
+        const online = (who[s] || who[side]) === "online" || (s !== side && s.endsWith("-2"));
+        if (online) invites[s] = `${location.origin}/games/${made.game}#seat=${s}&token=${token}`;
         else kept[s] = token;
       }
       keepSeats(made.game, kept);
@@ -125,6 +132,8 @@ function NewGame({ content, onMade, side }) {
         </select></label>` : null}
       ${ffa ? html`<label class="field"><span>Players</span>
         <select value=${players} onChange=${(e) => setPlayers(Number(e.target.value))} name="players"><option value="3">3</option><option value="4">4</option></select></label>` : null}
+      <${ClockChoice} value=${clock} onChange=${setClock} />
+      ${mode === "teams" && !ffa && !ultimate ? html`<label class="secret-draft"><input type="checkbox" name="per-player" checked=${perPlayer} onChange=${(e) => setPerPlayer(e.target.checked)} /> a seat and a link for each of the four players</label>` : null}
       <label class="field"><span>Seed</span><input type="number" min="0" placeholder="any" value=${seed} onInput=${(e) => setSeed(e.target.value)} /></label>
       ${!ffa && !ultimate && !(scenario && scenario.first_game) ? html`<label class="secret-draft">
         <input type="checkbox" checked=${draft} onChange=${(e) => setDraft(e.target.checked)} /> choose the characters${size === 3 ? " and an item" : ""} in the game, in secret</label>` : null}
@@ -177,7 +186,7 @@ function Games({ content, games }) {
   if (!games.length) return html`<section class="panel games-panel" aria-label="games"><h2>Games</h2><p class="muted">No games yet: start one.</p></section>`;
   return html`<section class="panel games-panel" aria-label="games"><h2>Games</h2>
     <table class="games"><thead><tr><th>Game</th><th>Status</th><th>Turn</th><th><span class="visually-hidden">links</span></th></tr></thead><tbody>
-    ${games.map((g) => {
+    ${sortGames(games, mine).map((g) => {
       const held = mine[g.game] || {};
       const yours = g.turn && held[g.turn];
       return html`<tr class=${yours ? "mine-turn" : ""} data-game=${g.game}>
@@ -206,12 +215,14 @@ function Lobby() {
     setMade(m);
   };
   if (error) return html`<main class="lobby"><div class="panel" role="alert">${error}</div></main>`;
+  const learned = localStorage.getItem("funkoverse.learned");
   const head = html`<header class="head"><h1>Funkoverse</h1>
+    <a class=${"learn-cta" + (learned ? " done" : "")} href="/learn">${learned ? "Learn to play again" : html`New here? <b>Learn to play</b>: a guided first game, the rulebook beside the board`}</a>
     <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online. <a href="/rules">How to play</a> · <a href="/report">The balance report</a></p></header>`;
   if (!content) return html`<main class="lobby">${head}</main>`;
   const links = made ? html`<section class="panel links">
     <b>Send each friend their link</b> (it holds their seat's secret token; keep it to them):
-    ${Object.entries(made.invites).map(([s, url]) => html`<div style="margin-top:6px">${s}: <code data-invite=${s}>${url}</code></div>`)}
+    ${Object.entries(made.invites).map(([s, url]) => html`<${CopyLink} seat=${s} url=${url} />`)}
     <div style="margin-top:6px">Anyone may watch: <code data-spectate="1">${made.spectate}</code></div>
     <div style="margin-top:10px"><a class="tool" style="color:#211d1a;border-color:#bbb;display:inline-flex;align-items:center;text-decoration:none" href=${`/games/${made.game}`}>Go to the game</a></div>
   </section>` : null;
