@@ -10,14 +10,18 @@ import os
 
 import pytest
 
+from funkoverse.rules.engines import named
 from transcripts import GAMES, GOLDEN, play, transcript
 
 
+@pytest.mark.parametrize("engine", ["kernel", "python"])
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_a_seeded_game_plays_exactly_as_its_golden_transcript(name: str) -> None:
+def test_a_seeded_game_plays_exactly_as_its_golden_transcript(name: str, engine: str) -> None:
+    """On both engines: the kernel's game is the Python engine's, word for word."""
     request, seed = GAMES[name]
-    session = play(request, seed)
+    session = play(request, seed, named(engine))
     assert session.over, f"{name}: the game did not finish"
+    assert session.fallback is None, f"{name}: played on the Python engine: {session.fallback}"
     text = transcript(session)
     path = GOLDEN / f"{name}.txt"
     if os.environ.get("FUNKOVERSE_UPDATE_GOLDEN"):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
+from funkoverse.rules.engines import Engine
 from funkoverse.rules.events import line
 from funkoverse.rules.session import Session
 from funkoverse.rules.spec import SetupSpec
@@ -33,10 +34,11 @@ GAMES: dict[str, tuple[SetupRequest, int]] = {
 MAX_ENTRIES = 3000
 
 
-def play(request: SetupRequest, seed: int) -> Session:
-    """The game: a random agent a seat, each seeded from the game's seed."""
+def play(request: SetupRequest, seed: int, engine: Engine | None = None) -> Session:
+    """The game on `engine` (None: the fastest built): a random agent a seat, each seeded
+    from the game's seed."""
     spec = draw_spec(request, seed)
-    session = Session(build(spec), seed)
+    session = Session(build(spec), seed, engine=engine)
     agents = {side: RandomAgent(seed * 31 + i) for i, side in enumerate(session.seats)}
     while not session.over and session.version < MAX_ENTRIES:
         seat = session.decider
