@@ -69,7 +69,39 @@ def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
         "returns": compiled.RETURN_CAP,
         "picks": compiled.PICK_CAP,
         "gifts": compiled.GIFT_CAP,
+        "event_bytes": compiled.EVENT_ROW.size,  # an event's struct, read as it is laid out
     }
+
+
+def _cpp_enum(name: str) -> list[tuple[str, str]]:
+    """The members of `enum <name>` in kernel.hpp, in order, each with its line's comment;
+    its count (`..._COUNT`, `..._KINDS`) and values set apart (`= 254`) left out."""
+    import re
+
+    text = (Path(compiled.__file__).parent / "kernel" / "kernel.hpp").read_text()
+    found = re.search(rf"enum {name}\b[^{{]*{{(.*?)}};", text, re.S)
+    assert found, f"no enum {name} in kernel.hpp"
+    members = []
+    for line in found.group(1).splitlines():
+        code, _, comment = line.partition("//")
+        word = code.strip().rstrip(",")
+        if word and "=" not in word and not word.endswith(("_COUNT", "_KINDS")):
+            members.append((word, comment.strip()))
+    return members
+
+
+def test_both_sides_name_the_shared_enums_alike_in_the_same_order() -> None:
+    """The choice kinds, event kinds, effect words and hooks the two sides share: the same
+    names in the same order (a count alone would let two swapped members through); an
+    effect word and a hook are named by the word or the hook each C++ member says it is."""
+    names = {kind: [m for m, _ in _cpp_enum(kind)] for kind in ("EventKind", "ChoiceKind")}
+    assert names["EventKind"] == [f"E_{k.name}" for k in EventKind]
+    choice_kinds = sorted(
+        (getattr(compiled, n), n) for n in dir(compiled) if n.startswith("C_") and n.isupper()
+    )
+    assert names["ChoiceKind"] == [n for _, n in choice_kinds]
+    assert [comment for _, comment in _cpp_enum("Op")] == list(compiled.OPS)
+    assert [comment for _, comment in _cpp_enum("Hook")] == list(compiled.HOOKS)
 
 
 @pytest.mark.parametrize("map_id", MAPS)

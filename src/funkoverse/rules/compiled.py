@@ -23,6 +23,7 @@ out name pieces by those numbers (`Tables.piece_ids`), not by their place in the
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -197,6 +198,10 @@ TARGETS_CAP = 24  # what one ability challenges
 RETURN_CAP = 16  # characters returning to one starting area at once
 PICK_CAP = 6  # characters one side drafts
 GIFT_CAP = 4  # items one side drafts
+# one event of the kernel as its struct's bytes (kernel.hpp `Event`, in the machine's own
+# layout): kind, secret, piece, other, side, card, name, source, rule, square, origin,
+# number, total, then how many names and the names (a team revealed)
+EVENT_ROW = struct.Struct(f"@B?9hiiB{PICK_CAP}h0i")
 MISC = (
     "the ultimate character's turn",
     "Ultimate Mode Rules",
@@ -1533,12 +1538,13 @@ class Tables:
             return code(C_GIVE, self.item_index[c.item], self._first[c.holder])
         return None
 
-    def decode(self, rows: Sequence[tuple[Any, ...]]) -> tuple[Event, ...]:
-        """The kernel's record of one choice (its event rows) as `Event` values."""
-        return tuple(self.events(rows)) if rows else ()
+    def decode(self, raw: bytes) -> tuple[Event, ...]:
+        """The kernel's record of one choice (its events' bytes) as `Event` values."""
+        return tuple(self.events(raw)) if raw else ()
 
-    def events(self, rows: Sequence[tuple[Any, ...]]) -> list[Event]:
-        """The kernel's events as the engine's `Event` values."""
+    def events(self, raw: bytes) -> list[Event]:
+        """The kernel's events (`Kernel.events`: their structs' bytes) as the engine's
+        `Event` values."""
         st = self.strings
         label = self.labels
         out = []
@@ -1556,8 +1562,10 @@ class Tables:
             origin,
             number,
             total,
-            names,
-        ) in rows:
+            count,
+            *picked,
+        ) in EVENT_ROW.iter_unpack(raw):
+            names = picked[:count]
             out.append(
                 Event(
                     EVENT_KINDS[kind],

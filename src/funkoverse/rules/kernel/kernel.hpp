@@ -125,32 +125,32 @@ enum TrackKind : uint8_t { T_TOKEN, T_CHARACTER, T_COMPANION, T_POINT, T_ITEM, T
 // The words of the effects vocabulary (vocabulary.OPS), and the purposes hooks and the
 // scenario ask decisions for.
 enum Op : uint8_t {
-    OP_STAND_UP,
-    OP_STAND_UP_OR_SHIFT_OFF,
-    OP_MOVE,
-    OP_CHALLENGE,
-    OP_CHALLENGE_EACH,
-    OP_ASSIST,
-    OP_INTERACT,
-    OP_PUSH_ONE,
-    OP_PUSH_EACH,
-    OP_PULL_SEEN,
-    OP_PULL_TARGET,
-    OP_PLACE_SELF,
-    OP_CHOOSE_ADJACENT,
-    OP_PLACE_CHOSEN,
-    OP_PLACE_TOKEN,
-    OP_PLACE_MINION,
-    OP_MINION_CHALLENGE,
-    OP_GIVE_STATUS,
-    OP_STATUS,
-    OP_SHIFT_OFF,
-    OP_SHIFT_DOWN,
-    OP_SHIFT_OFF_TOKEN,
-    OP_CHAMPION,
-    OP_BLOOD,
-    OP_TUNNEL,
-    OP_FLAG_RETURN,
+    OP_STAND_UP,  // stand_up
+    OP_STAND_UP_OR_SHIFT_OFF,  // stand_up_or_shift_off
+    OP_MOVE,  // move
+    OP_CHALLENGE,  // challenge
+    OP_CHALLENGE_EACH,  // challenge_each
+    OP_ASSIST,  // assist
+    OP_INTERACT,  // interact
+    OP_PUSH_ONE,  // push_adjacent_rival
+    OP_PUSH_EACH,  // push_each_adjacent_rival
+    OP_PULL_SEEN,  // pull_rival_seen
+    OP_PULL_TARGET,  // pull_target
+    OP_PLACE_SELF,  // place_self_adjacent_to_rival
+    OP_CHOOSE_ADJACENT,  // choose_adjacent_character
+    OP_PLACE_CHOSEN,  // place_chosen_adjacent
+    OP_PLACE_TOKEN,  // place_token
+    OP_PLACE_MINION,  // place_minion
+    OP_MINION_CHALLENGE,  // minion_challenge
+    OP_GIVE_STATUS,  // give_status
+    OP_STATUS,  // _status
+    OP_SHIFT_OFF,  // shift_off
+    OP_SHIFT_DOWN,  // shift_down
+    OP_SHIFT_OFF_TOKEN,  // shift_off_token
+    OP_CHAMPION,  // champion
+    OP_BLOOD,  // blood
+    OP_TUNNEL,  // tunnel
+    OP_FLAG_RETURN,  // flag_return
     OP_COUNT
 };
 

@@ -425,13 +425,11 @@ class Kernel {
     }
 
 
-    py::list events_() const {
-        py::list out;
-        for (const Event& e : events)
-            out.append(py::make_tuple(e.kind, e.secret, e.piece, e.other, e.side, e.card, e.name, e.source,
-                                      e.rule, e.square, e.origin, e.number, e.total,
-                                      std::vector<int16_t>(e.names, e.names + e.nnames)));
-        return out;
+    // the last choice's events as their structs' bytes, one after another: a log keeps them
+    // as they are and Python reads them (`compiled.EVENT_ROW`) only when someone looks
+    py::bytes events_() const {
+        static_assert(std::is_trivially_copyable_v<Event>, "events are copied as bytes");
+        return py::bytes(reinterpret_cast<const char*>(events.data()), events.size() * sizeof(Event));
     }
 
     // the challenge waiting for its dice: (challenger, target, attack dice, defense dice)
@@ -736,6 +734,7 @@ PYBIND11_MODULE(_kernel, m) {
         d["returns"] = RETURN_CAP;
         d["picks"] = PICK_CAP;
         d["gifts"] = GIFT_CAP;
+        d["event_bytes"] = int(sizeof(Event));
         return d;
     }, "How many kinds of choices, events, words, hooks and strings the kernel numbers, and how "
        "many pieces, things on a track space, targets, returns, picks and gifts it holds.");
