@@ -292,6 +292,31 @@ class ServerMachine(RuleBasedStateMachine):
         assert r.status_code == 200, r.text
         self._changed(game)
 
+    @rule(game=games, who=st.sampled_from(["dark", "light"]))
+    def resign(self, game: str, who: str) -> None:
+        """Resign (server-api.md, Added 2026-12-03): the other side wins, once; a game over
+        refuses it; a failed write changes nothing."""
+        token = self.tokens[game].get(who)
+        if token is None:
+            return
+        before = self._view(game, who)
+        r = self.http.post(
+            f"/api/games/{game}/resign", json={"version": before["version"]}, headers=auth(token)
+        )
+        if before["status"] == "finished":
+            assert r.status_code == 409 and r.json()["error"]["code"] == "finished", r.text
+            assert steady(self._view(game, who)) == steady(before)
+            return
+        if self.store.failing:
+            assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable", r.text
+            assert steady(self._view(game, who)) == steady(before)
+            return
+        assert r.status_code == 200, r.text
+        self._changed(game)
+        after = self._view(game, who)
+        assert after["status"] == "finished" and after["winner"] not in (None, who)
+        assert after["log"][-1]["kind"] == "resign"
+
     @rule()
     def database_fails_or_recovers(self) -> None:
         self.store.failing = not self.store.failing
