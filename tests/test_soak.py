@@ -129,7 +129,6 @@ def test_a_broken_rule_is_a_failure_named_with_the_game_that_plays_it_again(
 def test_a_log_that_replays_to_another_game_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     """A rule that keeps state outside the game (here: a count of every choice ever made)
     plays a saved log to another position."""
-    monkeypatch.setenv("FUNKOVERSE_ENGINE", "python")
     real = engine.apply
     count = [0]
 
@@ -140,7 +139,7 @@ def test_a_log_that_replays_to_another_game_is_a_failure(monkeypatch: pytest.Mon
         return real(state, choice)
 
     monkeypatch.setattr(engine, "apply", apply)
-    outcome = soak_game.play("random:0", max_rounds=10)
+    outcome = soak_game.play("random:0", max_rounds=10, engine="python")
     assert outcome.failure == "the saved log replays to another game: different events"
 
 

@@ -33,7 +33,7 @@ COMMANDS: dict[str, str] = {
 }
 
 # the commands that play games take `--engine` (cli/engine.py)
-PLAYING = ("serve", "play", "replay", "bench", "match", "simulate")
+PLAYING = ("serve", "play", "replay", "bench", "match", "simulate", "soak")
 
 
 class _Parser(argparse.ArgumentParser):

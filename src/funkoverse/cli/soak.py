@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import time
@@ -14,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from funkoverse.cli.engine import engine_of
 from funkoverse.errors import UserError
 
 PROGRESS_SECONDS = 10.0
@@ -54,13 +54,6 @@ def register(sub: Any) -> None:
         "--workers", type=int, default=1, help="processes to play in (default: %(default)s)"
     )
     p.add_argument(
-        "--engine",
-        choices=("kernel", "python"),
-        default=None,
-        help="play on the compiled kernel or the Python engine (default: the kernel where it "
-        "is built)",
-    )
-    p.add_argument(
         "--max-rounds",
         type=int,
         default=DEFAULT_MAX_ROUNDS,
@@ -98,36 +91,36 @@ def run(args: argparse.Namespace) -> int:
 
     _check(args)
     folder = _failures_folder(args.failures)
-    with _engine(args.engine) as engine:
-        if args.replay is not None:
-            read_game_id(args.replay)
-            games: Any = [args.replay]
-            total = 1
-            workers = 0
-        else:
-            games = game_ids(args.games, args.ai_games, args.seed)
-            total = args.games + args.ai_games
-            workers = args.workers
-        again = _again_options(args)
-        progress = _Progress(total, quiet=args.quiet or args.replay is not None)
+    engine = engine_of(args).name
+    if args.replay is not None:
+        read_game_id(args.replay)
+        games: Any = [args.replay]
+        total = 1
+        workers = 0
+    else:
+        games = game_ids(args.games, args.ai_games, args.seed)
+        total = args.games + args.ai_games
+        workers = args.workers
+    again = _again_options(args)
+    progress = _Progress(total, quiet=args.quiet or args.replay is not None)
 
-        def heard(outcome: Any, totals: Any) -> None:
-            if outcome.failure is not None:
-                sys.stderr.write(_failure_line(outcome, again) + "\n")
-                if folder is not None:
-                    _write_failure(folder, outcome, again)
-            progress.tick(totals)
+    def heard(outcome: Any, totals: Any) -> None:
+        if outcome.failure is not None:
+            sys.stderr.write(_failure_line(outcome, again) + "\n")
+            if folder is not None:
+                _write_failure(folder, outcome, again)
+        progress.tick(totals)
 
-        totals = Totals()
-        stopped: str | None = None
-        status = 0
-        try:
-            with _stopped_by_sigterm():
-                play_games(games, args.max_rounds, workers, args.time_limit, heard, totals)
-        except _Stopped:
-            stopped, status = "stopped", 128 + signal.SIGTERM
-        except KeyboardInterrupt:
-            stopped, status = "interrupted", 130
+    totals = Totals()
+    stopped: str | None = None
+    status = 0
+    try:
+        with _stopped_by_sigterm():
+            play_games(games, args.max_rounds, workers, args.time_limit, heard, totals, engine)
+    except _Stopped:
+        stopped, status = "stopped", 128 + signal.SIGTERM
+    except KeyboardInterrupt:
+        stopped, status = "interrupted", 130
     if stopped is not None:
         sys.stderr.write(
             f"funkoverse soak: {stopped} after {totals.played:,} of {total:,} games; what they "
@@ -158,27 +151,6 @@ def _check(args: argparse.Namespace) -> None:
         raise UserError("--time-limit must be a number of seconds above 0")
     if not 0 <= args.seed < 10**15:
         raise UserError("--seed must be a whole number from 0 to 10^15")
-
-
-@contextmanager
-def _engine(chosen: str | None) -> Iterator[str]:
-    """The engine the games are played on, chosen for this process and its workers (the
-    environment as it was comes back afterwards)."""
-    from funkoverse.rules import compiled
-
-    if chosen == "kernel" and not compiled.built():
-        raise UserError("--engine kernel: the compiled kernel is not built here (pip install -e .)")
-    variable = compiled.ENGINE_VARIABLE
-    before = os.environ.get(variable)
-    if chosen is not None:
-        os.environ[variable] = chosen
-    try:
-        yield "kernel" if compiled.selected() else "python"
-    finally:
-        if before is None:
-            os.environ.pop(variable, None)
-        else:
-            os.environ[variable] = before
 
 
 class _Stopped(KeyboardInterrupt):

@@ -15,7 +15,7 @@ import re
 import signal
 import threading
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,11 +25,13 @@ from funkoverse.ai.agents import AGENTS, Agent
 from funkoverse.content.setups import build
 from funkoverse.errors import UserError
 from funkoverse.rules.choices import Choice, parse
+from funkoverse.rules.engines import named
 from funkoverse.rules.events import Event, EventKind
 from funkoverse.rules.invariants import initial_tokens, violations
 from funkoverse.rules.serialize import view_to_json
 from funkoverse.rules.session import Session
 from funkoverse.rules.state import GameState, Setup
+from funkoverse.rules.turn import Decide, Turn
 from funkoverse.soak.secrecy import drafted_in_secret, leaks, secret_kept
 from funkoverse.soak.ways import describe, spec_for, ways
 
@@ -96,16 +98,19 @@ def agents_for(players: dict[str, str], seed: int) -> dict[str, Agent]:
     return {seat: AGENTS[name](seed * 8 + 1 + i) for i, (seat, name) in enumerate(players.items())}
 
 
-def play(game: str, max_rounds: int, time_limit: float | None = None) -> Outcome:
-    """Play soak game `game` to its end or past `max_rounds` rounds under every check; never
-    raises: a failure is reported in the outcome."""
+def play(
+    game: str, max_rounds: int, time_limit: float | None = None, engine: str | None = None
+) -> Outcome:
+    """Play soak game `game` to its end or past `max_rounds` rounds under every check, on
+    the rules engine named `engine` (None: the fastest built); never raises: a failure is
+    reported in the outcome."""
     out = Outcome(game)
     session: Session | None = None
     try:
         kind, seed = read_game_id(game)
         way, spec = spec_for(seed)
         out.setup = describe(way, spec)
-        session = Session(build(spec), seed)
+        session = Session(build(spec), seed, engine=named(engine))
         players = players_for(kind, seed, session.seats)
         agents = agents_for(players, seed)
         out.covered = [("way", way), ("scenario", spec.scenario), ("map", spec.map)]
@@ -130,8 +135,10 @@ def _play_checked(
     the chance drawn after it applied) and once more at the end."""
     check = _Checks(session, out)
 
-    def decider(agent: Agent) -> Callable[[GameState, list[Choice]], Choice]:
-        def decide(view: GameState, options: list[Choice]) -> Choice:
+    def decider(agent: Agent) -> Decide:
+        def decide(turn: Turn) -> Choice:
+            view = turn.view
+            options = list(turn.choices)
             check.position(view)
             for c in options:
                 if c not in _READ_BACK:
@@ -143,7 +150,7 @@ def _play_checked(
             out.options += len(options)
             if out.choices >= MAX_CHOICES:
                 raise Broken(f"{MAX_CHOICES} choices and the game goes on (round {view.round})")
-            return agent.choose(view, options)
+            return agent.decide(turn)
 
         return decide
 
@@ -204,7 +211,7 @@ class _Checks:
 def _check_replay(session: Session) -> None:
     """The game saved as a file holds it, read back and played again, is the same game."""
     text = json.dumps(session.to_json())
-    again = Session.from_json(json.loads(text), build)
+    again = Session.from_json(json.loads(text), build, session.engine)
     for what, a, b in _compared(session, again):
         if a != b:
             raise Broken(f"the saved log replays to another game: different {what}")

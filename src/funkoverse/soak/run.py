@@ -85,12 +85,15 @@ def play_games(
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome, Totals], None] | None = None,
     totals: Totals | None = None,
+    engine: str | None = None,
 ) -> Totals:
     """Play every game (in `workers` processes; 0: in this one) and add up what they did in
     `totals` (a new one when not given: give one to keep what was done if the run is
     stopped); `on_outcome` hears of each game as it finishes."""
     totals = totals if totals is not None else Totals()
-    play = functools.partial(soak_game.play, max_rounds=max_rounds, time_limit=time_limit)
+    play = functools.partial(
+        soak_game.play, max_rounds=max_rounds, time_limit=time_limit, engine=engine
+    )
     t0 = time.perf_counter()
     if workers < 1:
         for game in games:
