@@ -163,7 +163,8 @@ class FunkoverseEnv(AECEnv):
         # a choice's action number is kept for the episode, by its engine code where the
         # engine has one (the kernel's), else by the choice itself
         keys: Sequence[Hashable] = getattr(choices, "codes", choices)
-        numbers, legal = self._numbers, {}
+        numbers = self._numbers
+        legal: dict[int, int] = {}
         for i, key in enumerate(keys):
             number = numbers.get(key)
             if number is None:

@@ -474,9 +474,9 @@ class ObservationEncoder:
         )
         self._static = self._map_planes(setup)
         self._blank: dict[str, Vector] = {}  # per seat: the map's planes, zeros elsewhere
-        for side, planes in self._static.items():
+        for side, laid in self._static.items():
             blank = np.zeros(self.size, dtype=np.float32)
-            blank[: planes.size] = planes
+            blank[: laid.size] = laid
             self._blank[side] = blank
         # piece and side rows by what they read (`encode`), shared by every game of the setup
         self._rows: dict[tuple[Any, ...], Any] = {}
@@ -568,7 +568,7 @@ class ObservationEncoder:
         start, (_, width) = self.layout.sides
         for i, side in enumerate(order):
             mine = view.sides[side]
-            key = (
+            side_key: tuple[Any, ...] = (
                 side,
                 mine.points,
                 view.first_player == side,
@@ -580,9 +580,9 @@ class ObservationEncoder:
                 tuple(mine.pool.get(c, 0) for c in COLORS),
                 tuple(map(tuple, mine.track)),
             )
-            found_side = rows.get(key)
+            found_side = rows.get(side_key)
             if found_side is None:
-                found_side = rows[key] = self._side_row(key)
+                found_side = rows[side_key] = self._side_row(side_key)
             at = start + i * width
             obs[at : at + width] = found_side
         start, _ = self.layout.globals

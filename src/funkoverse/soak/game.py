@@ -15,7 +15,7 @@ import re
 import signal
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,7 +154,7 @@ def _play_checked(
 
         return decide
 
-    def after(seat: str, events: list[Event]) -> None:
+    def after(seat: str, events: Sequence[Event]) -> None:
         out.choices += 1
         check.secrets(events)
 
@@ -191,7 +191,7 @@ class _Checks:
             raise Broken(f"after entry {self.session.version}: {'; '.join(broken)}")
         self.points = {s: state.sides[s].points for s in state.seats}
 
-    def secrets(self, events: list[Event]) -> None:
+    def secrets(self, events: Sequence[Event]) -> None:
         """While a secret is kept (and once after the last reveal), no payload shows it."""
         session = self.session
         if not self.any_secret:
