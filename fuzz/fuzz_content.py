@@ -177,6 +177,8 @@ def seeds() -> dict[str, list[bytes]]:
     files = sorted(DATA.rglob("*.toml")) + sorted(EXAMPLE.rglob("*.toml"))
     for path in files:
         kind = "modes" if path.name == "modes.toml" else path.parent.name
+        if kind not in FILE_KINDS:
+            continue  # the rulebooks' sections ship beside the content, not as content
         text = re.sub(r'(?m)^id = "[^"]*"', f'id = "{FAN_ID}"', path.read_text("utf-8"))
         body = text.encode()
         found["content_file"].append(bytes([FILE_KINDS.index(kind)]) + body)
