@@ -87,7 +87,11 @@ def test_two_players_with_a_clock_one_resigns_and_they_rematch_while_one_watches
     host.once("dialog", lambda d: d.accept())
     host.locator("[data-resign]").click()
     # each in its own words: the loser, the winner, the spectator
-    for page, words in ((host, "light wins: you lose"), (guest, "You win"), (watcher, "light wins")):
+    for page, words in (
+        (host, "light wins: you lose"),
+        (guest, "You win"),
+        (watcher, "light wins"),
+    ):
         expect(page.locator("main.table")).to_have_attribute("data-status", "finished")
         expect(page.locator(".banner h3")).to_have_text(words)
     expect(guest.locator(".log")).to_contain_text("dark resigned")
