@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from browserplay import Player
 from conftest import DESKTOP, PHONE
@@ -86,9 +86,14 @@ def test_two_players_with_a_clock_one_resigns_and_they_rematch_while_one_watches
     # dark resigns; both players and the spectator see it
     host.once("dialog", lambda d: d.accept())
     host.locator("[data-resign]").click()
-    for page in (host, guest, watcher):
+    # each in its own words: the loser, the winner, the spectator
+    for page, words in (
+        (host, "light wins: you lose"),
+        (guest, "You win"),
+        (watcher, "light wins"),
+    ):
         expect(page.locator("main.table")).to_have_attribute("data-status", "finished")
-        expect(page.locator(".banner h3")).to_have_text("light wins")
+        expect(page.locator(".banner h3")).to_have_text(words)
     expect(guest.locator(".log")).to_contain_text("dark resigned")
     assert watcher.locator("[data-rematch]").count() == 0
     snap(guest, screenshots, "online-resigned")
@@ -166,3 +171,41 @@ def test_per_player_seats_show_who_owns_which_character(
     for seat in ("dark-1", "dark-2", "light-1", "light-2"):
         expect(page.locator(f'[data-owns="{seat}"]')).to_contain_text("plays")
     snap(page, screenshots, "online-per-player")
+
+
+def test_a_connection_that_stops_answering_is_said_and_made_again(
+    browser: Browser, live: Any
+) -> None:
+    """The heartbeat: the page pings over its socket; with no pong in time it says so and
+    connects again (the server's pongs are held back by never letting the pings through)."""
+    made = live.post(
+        "/api/games",
+        {"scenario": "flags", "map": "themyscira", "size": 2, "seed": 3, "first_player": "dark"},
+    )
+    game, token = made["game"], made["seats"]["dark"]["token"]
+    context = browser.new_context()
+    deaf = {"on": True, "pings": 0}
+
+    def through(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str) and '"ping"' in message:
+                deaf["pings"] += 1
+                if deaf["on"]:
+                    return
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    context.route_web_socket(re.compile(r"/ws"), through)
+    page = context.new_page()
+    page.goto(f"{live.url}/games/{game}#seat=dark&token={token}")
+    expect(page.locator("main.table")).to_have_attribute("data-seat", "dark")
+    # shown from the missed pong until the next socket opens: watched for in the page
+    page.wait_for_selector('[data-net="disconnected"]', timeout=30_000)
+    assert deaf["pings"] >= 1
+    deaf["on"] = False
+    expect(page.locator("[data-net]")).to_have_count(0, timeout=30_000)
+    expect(page.locator(".dot-live.off")).to_have_count(0)
+    context.close()

@@ -109,6 +109,7 @@ def test_two_browsers_play_online_through_an_invite_link_while_a_third_watches(
                 ws.close(code=1006, reason="the network is down")
             network["open"].clear()
             expect(guest.locator(".dot-live.off")).to_be_visible(timeout=15_000)
+            expect(guest.locator('[data-net="reconnecting"]')).to_be_visible()
             while live.get(f"/api/games/{game}")["decider"] == "dark":
                 h = dark.wait_my_turn()
                 dark.click_choice(dark.pick(h), h)
@@ -116,6 +117,7 @@ def test_two_browsers_play_online_through_an_invite_link_while_a_third_watches(
             guest_context.set_offline(False)
             network["up"] = True
             light.wait_shown(live.get(f"/api/games/{game}")["version"], timeout=30_000)
+            expect(guest.locator("[data-net]")).to_have_count(0)
             dropped = True
         if moves >= 12 and not reloaded:
             guest.reload()

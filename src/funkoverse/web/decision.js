@@ -6,8 +6,9 @@ import { html, useEffect, useRef } from "./vendor/htm-preact.module.js";
 import { pct } from "./api.js";
 
 // The end of the game in this browser's words: "You win", "The computer wins", "dark wins".
+// The winner is a side: a seat per player wins with its side.
 export function endWords(view, tokens) {
-  const held = Object.keys(tokens);
+  const held = [...new Set(Object.keys(tokens).map((s) => (view.seats && view.seats[s] && view.seats[s].side) || s))];
   const winner = view.winner;
   if (!winner) return "The game is over";
   if (held.length === 1 && held[0] === winner) return "You win";
@@ -75,8 +76,9 @@ export function Decision(props) {
     const next = buttons[Math.max(0, Math.min(buttons.length - 1, at + (e.key === "ArrowDown" ? 1 : -1)))];
     if (next) { e.preventDefault(); next.focus(); }
   };
+  const deciders = view.deciders || [view.decider];
   const waiting = view.decider && view.seats[view.decider] && view.seats[view.decider].player === "ai"
-    ? `${view.decider} (the computer) is thinking…` : `waiting for ${view.decider}`;
+    ? `${view.decider} (the computer) is thinking…` : `waiting for ${deciders.join(" or ")}`;
   return html`<section class="panel decision" aria-label="the decision">
     ${replayBar}
     ${over ? html`<${Banner} view=${view} tokens=${tokens} onReplay=${onReplay} replaying=${replaying} />` : null}
@@ -90,7 +92,7 @@ export function Decision(props) {
         ${prompt.help ? html`<div class="small muted help">${prompt.help}</div>` : null}
         ${listed.map((c, i) => html`<${ChoiceButton} c=${c} i=${i} hot=${hover === c} setHover=${setHover} choose=${choose} sending=${sending} onCard=${onCard} />`)}
         ${boardOnly.size ? html`<button class="choice" onClick=${() => setShowAll(!showAll)} aria-expanded=${showAll}><span class="key" aria-hidden="true">…</span><span class="words"><span class="main">${showAll ? "Fewer choices" : `Every choice as a list (${choices.length})`}</span></span><span></span></button>` : null}
-      </div>` : !over && !replaying && !behind && view.decider !== view.seat ? html`<div class="waiting"><span class="spinner" aria-hidden="true"></span>${waiting}</div>` : null}
+      </div>` : !over && !replaying && !behind && !deciders.includes(view.seat) ? html`<div class="waiting"><span class="spinner" aria-hidden="true"></span>${waiting}</div>` : null}
     ${hint && hint.loading ? html`<div class="hint">Searching…</div>` : null}
     ${hint && hint.list ? html`<div class="hint"><b>Hint</b> (the hard level's search):<ol>${hint.list.map((h) => {
       const c = choices.find((x) => x.id === h.id);

@@ -2,8 +2,9 @@
 // No rule and no vocabulary live here: what a choice points at, what it costs, its odds and
 // words, the prompt, what each die scored and what to mark on the board all come from the
 // server. The page is put together from modules by concern: live.js and pacing.js (the
-// connection, views shown at a pace a person can follow), replay.js, marks.js (the board's
-// marks), taps.js (what a tap means), decision.js, panels.js, log.js, dice.js and cards.js.
+// connection, views shown at a pace a person can follow), online.js (who is at the table,
+// clocks, resign, rematch, claims, the heartbeat), replay.js, marks.js (the board's marks),
+// taps.js (what a tap means), decision.js, panels.js, log.js, dice.js and cards.js.
 
 import { html, render, useCallback, useEffect, useMemo, useState } from "./vendor/htm-preact.module.js";
 import { api, seatsOf, takeSeatFromLink, sideColor, pct } from "./api.js";
@@ -12,7 +13,7 @@ import { BoardFrame } from "./frame.js";
 import { CardModal, RuleModal } from "./cards.js";
 import { Decision } from "./decision.js";
 import { Dice } from "./dice.js";
-import { useLive } from "./live.js";
+import { decidersOf, useLive } from "./live.js";
 import { Log } from "./log.js";
 import { focusColumn, listOrder, onBoardOnly, squareOf } from "./marks.js";
 import { ROLL_MS, rollsOf } from "./pacing.js";
@@ -53,10 +54,15 @@ function useSteps() {
   return { dice, badges, onStep, clearSteps: () => { setDice(null); setBadges([]); } };
 }
 
+// The sides this browser plays: its seats', or their sides when a side has a seat per player.
+function sidesHeld(view, tokens) {
+  return new Set(Object.keys(tokens).map((s) => (view.seats[s] && view.seats[s].side) || s));
+}
+
 // Each side's points in the header, the rival's always in sight.
-function Score({ state, tokens }) {
+function Score({ state, yours }) {
   return html`<span class="score" aria-label="the score">${state.seats.map((s) => html`<span class="score-side" title=${`${s}: ${state.sides[s].points} points`}>
-    <span class="side-chip" style=${`background:${sideColor(s)}`} aria-hidden="true"></span><span class="score-name">${s}${tokens[s] && Object.keys(tokens).length === 1 ? " (you)" : ""}</span>
+    <span class="side-chip" style=${`background:${sideColor(s)}`} aria-hidden="true"></span><span class="score-name">${s}${yours.has(s) && yours.size === 1 ? " (you)" : ""}</span>
     <b>${state.sides[s].points}</b></span>`)}${state.target ? html`<span class="score-target">of ${state.target}</span>` : null}</span>`;
 }
 
@@ -74,7 +80,7 @@ function App() {
   const [handover, setHandover] = useState(null);
   const steps = useSteps();
   const [replayMode, setReplayMode] = useState(location.hash === "#replay");
-  const game = useLive(GAME, tokens, steps.onStep, replayMode);
+  const game = useLive(GAME, tokens, steps.onStep, replayMode, { onOpen: onSocketOpen, onMessage: onSocketMessage });
   const { view, error, setError, sending } = game;
   const replaying = useReplay(GAME, replayMode, (v, step) => { if (!step) steps.clearSteps(); game.showNow({ ...v, seats: view ? view.seats : {} }, step); }, setError);
   const replay = replaying.replay;
@@ -87,8 +93,8 @@ function App() {
   useEffect(() => { setHint(null); }, [view && view.version]);
 
   // choices are offered once the newest view is shown (never an older one's, while a turn
-  // is still being shown)
-  const deciding = Boolean(view && !replay && view.seat && view.decider === view.seat && !game.behind && !game.holding);
+  // is still being shown); with a seat per player, either player of a side may be deciding
+  const deciding = Boolean(view && !replay && view.seat && decidersOf(view).includes(view.seat) && !game.behind && !game.holding);
   const choices = deciding ? listOrder(view.state, view.choices) : [];
   const boardOnly = onBoardOnly(choices);
   const listed = choices.filter((c) => showAll || !boardOnly.has(c.id));
@@ -140,7 +146,12 @@ function App() {
   if (!view || !content) return html`<div class="bar"><a class="brand" href="/">FUNKOVERSE</a><span class="what">Loading…</span></div><main></main>`;
 
   const state = view.state;
-  const me = (!replay && view.seat) || Object.keys(tokens)[0] || state.seats[0];
+  // a spectator holds no seat: no Hint, no Undo
+  const held = Object.keys(tokens).some((s) => view.seats[s]);
+  const yours = sidesHeld(view, tokens);
+  // the side this screen sits on: its seat's side when a side has a seat per player
+  const seated = (!replay && view.seat) || Object.keys(tokens)[0];
+  const me = (seated && view.seats[seated] && view.seats[seated].side) || seated || state.seats[0];
   const others = state.seats.filter((s) => s !== me);
   const cards = content.cards;
   const who = (id) => {
@@ -163,31 +174,32 @@ function App() {
     replayBar=${replay ? html`<${ReplayBar} replay=${replay} go=${replaying.go} game=${GAME} />` : null}
     onReplay=${() => { setReplayMode(true); replaying.start(); }} replaying=${Boolean(replay)} />`;
   const log = html`<${Log} log=${view.log} state=${state} spot=${spot} setSpot=${setSpot} onRule=${setRule} undone=${replay && replay.undone} />`;
-  const panel = (s) => html`<${SidePanel} name=${s} state=${state} labels=${labels} mine=${Boolean(tokens[s])} onCard=${setCard} cards=${cards} />`;
+  const panel = (s) => html`<${SidePanel} name=${s} state=${state} labels=${labels} mine=${yours.has(s)} onCard=${setCard} cards=${cards} />`;
+  const online = !replay ? html`<${OnlineBar} view=${view} tokens=${tokens} live=${game.live} game=${GAME} onView=${(v) => game.receive(v, true)} />` : null;
 
   // on a phone the side panels and the log are tabs beneath the decision
   const open = tab || others[0] || "log";
   const phone = (name) => (open === name ? "" : " hide-phone");
-  const tabs = [[me, `${me}${tokens[me] ? " (you)" : ""}`], ...others.map((s) => [s, s]), ["log", "Log"]].filter(([s]) => s);
+  const tabs = [[me, `${me}${yours.has(me) ? " (you)" : ""}`], ...others.map((s) => [s, s]), ["log", "Log"]].filter(([s]) => s);
   const focus = focusColumn(state, view.log, marks, selected, xy);
 
   return html`
     <header class="bar">
       <a class="brand" href="/" aria-label="Funkoverse: the lobby"><img src="/static/icon.svg" alt="" width="26" height="26" /><span>FUNKOVERSE</span></a>
       <span class="what"><b>${state.scenario_name}</b><span class="map-name"> on ${map ? map.name : state.map}</span><span class="sep"> · </span><span>${state.round ? `round ${state.round}` : "setup"}${replay ? " · replay" : ""}</span></span>
-      <${Score} state=${state} tokens=${tokens} />
+      <${Score} state=${state} yours=${yours} />
       ${steps.dice ? html`<${Dice} key=${steps.dice.entry} event=${steps.dice} who=${who} />` : null}
       <span class="tools">
         ${!replay ? html`<span class=${"dot-live" + (game.live ? "" : " off")} role="img" aria-label=${game.live ? "live" : "reconnecting"} title=${game.live ? "live" : "reconnecting"}></span>` : null}
-        ${!replay ? html`<button class="tool" onClick=${askHint} disabled=${!deciding}>Hint</button>` : null}
-        ${!replay ? html`<button class="tool undo" onClick=${game.undo} disabled=${!canUndo || sending} title=${undoing.title} aria-label=${undoing.long}>
+        ${!replay && held ? html`<button class="tool" onClick=${askHint} disabled=${!deciding}>Hint</button>` : null}
+        ${!replay && held ? html`<button class="tool undo" onClick=${game.undo} disabled=${!canUndo || sending} title=${undoing.title} aria-label=${undoing.long}>
           <span class="long">${undoing.long}</span><span class="short">${undoing.short}</span></button>` : null}
         <button class="tool" onClick=${() => setCard(`scenario:${state.scenario}`)}>Rules</button>
       </span>
     </header>
     <main class="table" data-version=${view.version} data-decider=${view.decider || ""} data-seat=${view.seat || ""}
       data-phase=${state.phase} data-round=${state.round} data-status=${view.status} data-sending=${sending ? "1" : ""} data-behind=${game.behind || undefined} data-deciding=${deciding ? "1" : undefined}>
-      <div class="slot-decision">${decision}</div>
+      <div class="slot-decision">${decision}${online}</div>
       <div class="board-wrap"><${BoardFrame} map=${map} focus=${focus}><${Board} map=${map} state=${state} labels=${labels} marks=${marks} onSquare=${taps.onSquare} onPiece=${taps.onPiece} hover=${marks.hover}
         rules=${content.scenarios.find((s) => s.id === state.scenario)} areas=${view.start_areas} /><//></div>
       <div class="tabs" role="tablist" aria-label="panels">${tabs.map(([s, words]) => html`<button role="tab" class=${open === s ? "on" : ""} aria-selected=${open === s} onClick=${() => setTab(s)}>

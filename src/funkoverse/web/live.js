@@ -6,11 +6,19 @@ import { useCallback, useEffect, useRef, useState } from "./vendor/htm-preact.mo
 import { api } from "./api.js";
 import { usePacing } from "./pacing.js";
 
-// The seat this browser plays in a view: the deciding one when it holds it (hot-seat).
+// The seats that may act in a view: `deciders` (two when either player of a side, each with
+// a seat, may choose which character takes the turn), else the one decider.
+export function decidersOf(v) {
+  if (!v) return [];
+  return v.deciders || (v.decider ? [v.decider] : []);
+}
+
+// The seat this browser plays in a view: a deciding one when it holds one (hot-seat).
 function seatFor(tokens, v) {
   const held = Object.keys(tokens);
   if (!held.length) return null;
-  if (v && v.decider && tokens[v.decider]) return v.decider;
+  const deciding = decidersOf(v).find((s) => tokens[s]);
+  if (deciding) return deciding;
   if (v && v.seat && tokens[v.seat]) return v.seat;
   return held[0];
 }
@@ -27,8 +35,10 @@ export function merge(held, v) {
 }
 
 // `onStep(view, fresh)` is told each view shown and the events it adds (to draw the dice
-// and what happened where). `off`: no live updates (a replay).
-export function useLive(game, tokens, onStep, off) {
+// and what happened where). `off`: no live updates (a replay). `hooks.onOpen(ws)` is told
+// each socket opened and `hooks.onMessage(data)` each message that is neither a view nor an
+// error (online.js: the heartbeat's pongs, a rematch offered).
+export function useLive(game, tokens, onStep, off, hooks = {}) {
   const [view, setView] = useState(null);
   const [live, setLive] = useState(false);
   const [error, setError] = useState(null);
@@ -40,13 +50,15 @@ export function useLive(game, tokens, onStep, off) {
   const watchSeat = useRef(null);
   const stepRef = useRef(onStep);
   stepRef.current = onStep;
+  const hooksRef = useRef(hooks);
+  hooksRef.current = hooks;
   const path = `/api/games/${encodeURIComponent(game)}`;
 
   const show = useCallback((v) => {
     const was = shown.current;
     if (was && v.version < was.version) return [];
     // at one version, the deciding seat's view wins over another held seat's (hot-seat)
-    if (was && v.version === was.version && was.seat && was.seat === was.decider && v.seat !== v.decider) return [];
+    if (was && v.version === was.version && was.seat && decidersOf(was).includes(was.seat) && !decidersOf(v).includes(v.seat)) return [];
     shown.current = v;
     setView(v);
     setError(null);
@@ -54,7 +66,7 @@ export function useLive(game, tokens, onStep, off) {
     lastEvent.current = Math.max(lastEvent.current, ...v.log.map((e) => e.entry), -1);
     stepRef.current(v, fresh);
     const want = seatFor(tokens, v);
-    if (want && socket.current && watchSeat.current !== want && v.decider === want) {
+    if (want && socket.current && watchSeat.current !== want && decidersOf(v).includes(want)) {
       watchSeat.current = want;
       socket.current.send(JSON.stringify({ type: "token", token: tokens[want] }));
     }
@@ -92,11 +104,16 @@ export function useLive(game, tokens, onStep, off) {
       if (known.current) query.set("since", String(known.current.version));
       const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}/ws?${query}`);
       socket.current = ws;
-      ws.onopen = () => { setLive(true); delay = 500; };
+      ws.onopen = () => {
+        setLive(true);
+        delay = 500;
+        if (hooksRef.current.onOpen) hooksRef.current.onOpen(ws);
+      };
       ws.onmessage = (m) => {
         const data = JSON.parse(m.data);
         if (data.type === "view") receiveRef.current(data.view, false);
         else if (data.type === "error") setError(data.error.message);
+        else if (hooksRef.current.onMessage) hooksRef.current.onMessage(data);
       };
       ws.onclose = () => {
         setLive(false);
@@ -151,5 +168,5 @@ export function useLive(game, tokens, onStep, off) {
     show(v);
   }, [show]);
 
-  return { view, live, error, setError, sending, choose, undo, showNow, behind: pacing.behind, holding: pacing.holding, skip: pacing.skip, lastEvent };
+  return { view, live, error, setError, sending, choose, undo, showNow, receive, behind: pacing.behind, holding: pacing.holding, skip: pacing.skip, lastEvent };
 }

@@ -217,7 +217,7 @@ function Lobby() {
   if (error) return html`<main class="lobby"><div class="panel" role="alert">${error}</div></main>`;
   const learned = localStorage.getItem("funkoverse.learned");
   const head = html`<header class="head"><h1>Funkoverse</h1>
-    <a class=${"learn-cta" + (learned ? " done" : "")} href="/learn">${learned ? "Learn to play again" : html`New here? <b>Learn to play</b>: a guided first game, the rulebook beside the board`}</a>
+    <a class=${"learn-cta" + (learned ? " done" : "")} href="/learn">${learned ? "Learn to play again" : html`<span>New here? <b>Learn to play</b>: a guided first game</span>`}</a>
     <p class="tagline">The strategy game of the rulebooks, every rule enforced and every chance shown: against the computer, on one screen with a friend, or online. <a href="/rules">How to play</a> · <a href="/report">The balance report</a></p></header>`;
   if (!content) return html`<main class="lobby">${head}</main>`;
   const links = made ? html`<section class="panel links">

@@ -111,6 +111,7 @@ export function OnlineBar({ view, tokens, live, game, onView }) {
   const [error, setError] = useState(null);
   const [sound, setSound] = useState(soundOn);
   const [got, setGot] = useState(Date.now());
+  const [wasLive, setWasLive] = useState(false);
   useTick(1000);
   useEffect(() => setGot(Date.now()), [view]);
   useSocketMessages((d) => {
@@ -118,7 +119,7 @@ export function OnlineBar({ view, tokens, live, game, onView }) {
     if (d.type === "dead") setDead(true);
     if (d.type === "rematch") setOffer(d);
   });
-  useEffect(() => { if (live) setDead(false); }, [live]);
+  useEffect(() => { if (live) { setDead(false); setWasLive(true); } }, [live]);
   const title = document.querySelector("meta[name=title]")?.content || "Funkoverse";
   useEffect(() => turnNotice(view, tokens, title), [view, tokens]);
   if (!view) return null;
@@ -132,7 +133,11 @@ export function OnlineBar({ view, tokens, live, game, onView }) {
   const clocks = fresh && fresh.clocks ? fresh.clocks : view.clocks;
   const running = over ? null : (fresh && "clock_running" in fresh ? fresh.clock_running : view.clock_running);
   const since = (Date.now() - got) / 1000;
-  const me = held[0];
+  const me = tokens[view.seat] ? view.seat : held[0];
+  // someone plays from another screen, or did before the computer took the seat over (or the
+  // clock runs): who is here, and for how long
+  const remote = Object.entries(view.seats).some(([s, x]) => (x.player !== "ai" && !tokens[s]) || x.claimed);
+  const seen = remote || spectator || Boolean(clocks);
 
   const act = async (what, body) => {
     setBusy(true); setError(null);
@@ -149,33 +154,34 @@ export function OnlineBar({ view, tokens, live, game, onView }) {
   };
   const joinOffer = () => { keepSeats(offer.game, { [view.seats[me] ? swappedSeat(me) : me]: offer.token }); location.href = `/games/${offer.game}`; };
 
-  const banner = !live || dead
+  // a connection that was up and is lost (not the first one still opening)
+  const banner = (wasLive && !live) || dead
     ? html`<div class="net-banner" role="alert" data-net=${dead ? "disconnected" : "reconnecting"}>${dead ? "Disconnected: the server stopped answering." : "Connection lost."} Reconnecting…</div>`
     : null;
 
-  return html`<div class="online" aria-label="the table">
+  return html`<section class="online" aria-label="the table">
     ${banner}
     ${spectator ? html`<div class="spectating" data-spectating="1">Spectating: you watch this game; the players' moves appear live.</div>` : null}
-    <ul class="presence">${Object.entries(seats).map(([s, x]) => html`<li data-presence=${s} data-present=${x.present ? "1" : "0"}>
+    ${seen ? html`<ul class="presence">${Object.entries(seats).map(([s, x]) => html`<li data-presence=${s} data-present=${x.present ? "1" : "0"}>
       <span class="side-chip" style=${`background:${sideColor(x.side || s)}`}></span>
       <b>${s}</b>${tokens[s] ? " (you)" : ""}
       <span class="muted small">${x.player === "ai" ? (x.claimed ? " · the computer (took over)" : " · the computer") : x.present ? " · here" : ` · ${awayWords(x.away_since)}`}</span>
       ${clocks && s in clocks ? html`<span class=${"clock" + (running === s ? " running" : "")} data-clock=${s}>${minutes(running === s ? clocks[s] - since : clocks[s])}</span>` : null}
       ${x.characters && x.characters.length ? html`<div class="small muted owns" data-owns=${s}>plays ${x.characters.map((c) => (view.state.characters.find((y) => y.id === c) || { name: c }).name).join(", ")}</div>` : null}
-    </li>`)}</ul>
+    </li>`)}</ul>` : null}
     ${!spectator && claimable && !tokens[claimable] && !over ? html`<div class="claim" role="group" aria-label="claim">
       <span>${claimable} has been away longer than ${view.grace < 60 ? `${view.grace} s` : `${Math.round(view.grace / 60)} min`}: the game need not wait.</span>
       <button class="tool" data-claim="ai" onClick=${() => act("claim", { version: view.version, claim: "ai" })} disabled=${busy}>Let the computer play ${claimable}</button>
       <button class="tool" data-claim="win" onClick=${() => act("claim", { version: view.version, claim: "win" })} disabled=${busy}>Claim the win</button></div>` : null}
     ${!spectator && !over ? html`<div class="table-tools">
       <button class="tool" data-resign="1" onClick=${() => { if (confirm("Resign this game? The other side wins.")) act("resign", { version: view.version }); }} disabled=${busy}>Resign</button>
-      <label class="small"><input type="checkbox" checked=${sound} onChange=${(e) => { soundOn = e.target.checked; setSound(soundOn); localStorage.setItem("funkoverse.sound", soundOn ? "on" : "off"); }} /> sound on my turn</label></div>` : null}
+      ${remote ? html`<label class="small"><input type="checkbox" checked=${sound} onChange=${(e) => { soundOn = e.target.checked; setSound(soundOn); localStorage.setItem("funkoverse.sound", soundOn ? "on" : "off"); }} /> sound on my turn</label>` : null}</div>` : null}
     ${!spectator && over ? html`<div class="table-tools">
       ${offer ? html`<button class="tool primary" data-join-rematch="1" onClick=${joinOffer}>Join the rematch</button>`
         : view.rematch ? html`<button class="tool" data-rematch="1" onClick=${() => act("rematch")} disabled=${busy}>Go to the rematch</button>`
         : html`<button class="tool" data-rematch="1" onClick=${() => act("rematch")} disabled=${busy}>Rematch (sides swapped)</button>`}</div>` : null}
     ${error ? html`<div class="error" role="alert">${error}</div>` : null}
-  </div>`;
+  </section>`;
 }
 
 function swappedSeat(s) {
