@@ -446,6 +446,9 @@ def test_creating_games_and_asking_hints_are_limited_per_address(tmp_path: Path)
         r = client.post("/api/games", json=FLAGS)
         assert "try again" in refused(r, 429, "rate_limited")
         assert len(client.get("/api/games").json()["games"]) == 2
+        # a guided first game is a new game too
+        assert "try again" in refused(client.post("/api/tutorial"), 429, "rate_limited")
+        assert len(client.get("/api/games").json()["games"]) == 2
 
 
 def test_a_server_drawn_seed_holds_128_random_bits(tmp_path: Path) -> None:

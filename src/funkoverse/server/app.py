@@ -451,7 +451,7 @@ def create_app(
             raise ApiError(404, "not_found", f"no rulebook section or card for '{cite[:60]}'")
         return found
 
-    add_tutorial_routes(app, games)
+    add_tutorial_routes(app, games, making)
 
     live = Live(games, allowed_origins)
 

@@ -30,6 +30,7 @@ from funkoverse.server.errors import ApiError
 
 if TYPE_CHECKING:
     from funkoverse.server.games import Games
+    from funkoverse.server.guard import Limit
 
 NAME = "first-game"  # the script's name, as a game's table records it
 
@@ -165,11 +166,12 @@ def of(table_script: str | None) -> Script | None:
     return script() if table_script == NAME else None
 
 
-def add_routes(app: FastAPI, games: Games) -> None:
-    """The guided game's routes (see the module's docstring)."""
-    from funkoverse.server.app import _body, _seat, _token
+def add_routes(app: FastAPI, games: Games, making: Limit) -> None:
+    """The guided game's routes (see the module's docstring); a new guided game counts
+    against `making`, the limit on new games per client address."""
+    from funkoverse.server.app import _address, _body, _seat, _token
     from funkoverse.server.inputs import fields
-    from funkoverse.server.models import ResignIn
+    from funkoverse.server.models import ResignIn, refusals
     from funkoverse.server.online import Table
 
     @app.get("/api/tutorial")
@@ -177,9 +179,10 @@ def add_routes(app: FastAPI, games: Games) -> None:
         """The guided first game's steps: the guide's words, the rulebook's, the choices."""
         return script().to_json()
 
-    @app.post("/api/tutorial", status_code=201)
-    async def tutorial_new() -> dict[str, Any]:
+    @app.post("/api/tutorial", status_code=201, responses=refusals(403, 429, 503))
+    async def tutorial_new(request: Request) -> dict[str, Any]:
         """A new guided first game: its id and the player's seat and token."""
+        making.take(_address(request))
         found = script()
         room, tokens = await games.create(found.spec, found.seed, Table(script=NAME))
         token = tokens[found.player]
@@ -191,7 +194,7 @@ def add_routes(app: FastAPI, games: Games) -> None:
             "page": f"/learn#game={room.id}&token={token}",
         }
 
-    @app.get("/api/games/{game}/tutorial")
+    @app.get("/api/games/{game}/tutorial", responses=refusals(404, 503))
     async def tutorial_at(game: str) -> dict[str, Any]:
         """The step the guided game is at, and the rival's choices it would play next."""
         room = await games.room(game)
@@ -200,7 +203,10 @@ def add_routes(app: FastAPI, games: Games) -> None:
             raise ApiError(404, "not_found", f"game '{game[:40]}' is not a guided game")
         return {"step": found.step_at(room.session), "rival": found.rival_moves(room.session)}
 
-    @app.post("/api/games/{game}/tutorial/next")
+    @app.post(
+        "/api/games/{game}/tutorial/next",
+        responses=refusals(400, 401, 403, 404, 409, 413, 422, 503),
+    )
     async def tutorial_next(game: str, request: Request) -> dict[str, Any]:
         """The rival plays the step the game is at (its scripted choices, each checked by
         the engine as any choice is); answers the player's view."""
