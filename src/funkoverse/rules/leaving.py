@@ -35,13 +35,12 @@ from dataclasses import replace
 
 from funkoverse.rules.engine import _advance, pass_turn
 from funkoverse.rules.errors import IllegalChoice
-from funkoverse.rules.events import Event, EventKind, Events
+from funkoverse.rules.events import LEFT, Event, EventKind, Events
 from funkoverse.rules.frames import ChoiceFrame, ReturnFrame, RollFrame, StepsFrame
 from funkoverse.rules.pieces import Kind
 from funkoverse.rules.state import GameState, Phase
 
 RULE = "Free-for-All"
-LEFT = "left the game"  # the source of the events of a player leaving
 # what a player controls that goes with it (Glossary: Ally; Minion Tokens; Companions)
 CONTROLLED = frozenset({Kind.CHARACTER, Kind.BASIC, Kind.COMPANION, Kind.MINION})
 WHEN = frozenset({Phase.PLACE, Phase.CHOOSE, Phase.ACT})
