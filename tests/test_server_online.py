@@ -538,7 +538,9 @@ def test_in_a_free_for_all_a_resigning_seat_leaves_and_the_others_play_on_to_a_f
     client: TestClient,
 ) -> None:
     gid, tokens = new_game(client, **BRAWL)
-    v = _keen_to(client, gid, tokens, lambda v: v["state"]["round"] >= 1 and v["status"] == "playing")
+    v = _keen_to(
+        client, gid, tokens, lambda v: v["state"]["round"] >= 1 and v["status"] == "playing"
+    )
     leaver = next(s for s in tokens if s != v["decider"])
     r = post(client, gid, "resign", tokens[leaver], {"version": v["version"]})
     assert r.status_code == 200, r.text
@@ -553,7 +555,9 @@ def test_in_a_free_for_all_a_resigning_seat_leaves_and_the_others_play_on_to_a_f
     # its resend is acknowledged once; it cannot resign again nor choose
     again = post(client, gid, "resign", tokens[leaver], {"version": v["version"]})
     assert again.status_code == 200 and again.json()["version"] == after["version"]
-    refused(post(client, gid, "resign", tokens[leaver], {"version": after["version"]}), 409, "finished")
+    refused(
+        post(client, gid, "resign", tokens[leaver], {"version": after["version"]}), 409, "finished"
+    )
     end = _keen_to(client, gid, {s: t for s, t in tokens.items() if s != leaver}, lambda v: False)
     assert end["status"] == "finished" and end["winner"] in tokens and end["winner"] != leaver
     for c in end["state"]["characters"]:  # never back on the map
@@ -575,7 +579,9 @@ def test_in_a_free_for_all_the_second_to_last_seat_resigning_ends_the_game(
     assert ended["status"] == "finished" and ended["winner"] == last
     assert ended["decider"] is None and ended["choices"] == []
     assert ended["state"]["left"] == [first, second]
-    refused(post(client, gid, "resign", tokens[last], {"version": ended["version"]}), 409, "finished")
+    refused(
+        post(client, gid, "resign", tokens[last], {"version": ended["version"]}), 409, "finished"
+    )
 
 
 def test_a_free_for_all_with_a_seat_gone_replays_from_its_log_after_a_restart(

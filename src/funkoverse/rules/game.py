@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from funkoverse.rules import leaving
 from funkoverse.rules.choices import Choice, FirstPlayer, RollOutcome, parse
 from funkoverse.rules.describe import label
 from funkoverse.rules.dice import resolve, roll
 from funkoverse.rules.engines import CHANCE_AT, OVER_AT, PYTHON, Engine, Position, best
-from funkoverse.rules import leaving
 from funkoverse.rules.engines.base import Decoder
 from funkoverse.rules.engines.python import PythonPosition
 from funkoverse.rules.errors import IllegalChoice, Unsupported
