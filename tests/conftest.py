@@ -86,6 +86,7 @@ RULE_TESTS = frozenset(
         "test_doing_an_ability",
         "test_ending_a_round",
         "test_game_tree",
+        "test_leaving",
         "test_legality",
         "test_scenarios",
         "test_session",

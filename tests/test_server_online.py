@@ -508,3 +508,129 @@ def test_since_gives_only_the_log_after_the_first_n_entries(client: TestClient) 
     with client.websocket_connect(f"/api/games/{gid}/ws?since={whole['version']}") as ws:
         first = ws.receive_json()["view"]
         assert first["log"] == [] and first["log_from"] == whole["version"]
+
+
+# -- leaving a free-for-all ---------------------------------------------------------------
+
+BRAWL = {
+    "scenario": "brawl",
+    "players": 3,
+    "seed": 21,
+    "seats": {s: {"player": "human"} for s in ("seat1", "seat2", "seat3")},
+}
+
+
+def _keen_to(client: TestClient, gid: str, tokens: dict[str, str], until: Any) -> dict[str, Any]:
+    """Hot-seat keen choices until `until(view)` holds or the game is over: the last view."""
+    from serverclient import hot_seat, keen
+
+    v = hot_seat(client, gid, tokens)
+    for _ in range(3000):
+        if v["status"] == "finished" or until(v):
+            return v
+        seat = v["decider"]
+        play(client, gid, tokens[seat], keen(v, seat)["id"], v["version"])
+        v = hot_seat(client, gid, tokens)
+    raise AssertionError("the game went on too long")
+
+
+def test_in_a_free_for_all_a_resigning_seat_leaves_and_the_others_play_on_to_a_finish(
+    client: TestClient,
+) -> None:
+    gid, tokens = new_game(client, **BRAWL)
+    v = _keen_to(
+        client, gid, tokens, lambda v: v["state"]["round"] >= 1 and v["status"] == "playing"
+    )
+    leaver = next(s for s in tokens if s != v["decider"])
+    r = post(client, gid, "resign", tokens[leaver], {"version": v["version"]})
+    assert r.status_code == 200, r.text
+    after = r.json()
+    assert after["status"] == "playing" and after["winner"] is None
+    assert after["state"]["left"] == [leaver]
+    said = [e for e in after["log"] if e.get("entry") == v["version"]]
+    assert said[0]["kind"] == "resign" and said[0]["left"] == leaver
+    assert "leaves the game" in said[0]["text"] and said[0]["rule"] == "Free-for-All"
+    assert any(e["kind"] == "knocked_out" for e in said[1:])
+    gone = {c["id"] for c in after["state"]["characters"] if c["side"] == leaver}
+    # its resend is acknowledged once; it cannot resign again nor choose
+    again = post(client, gid, "resign", tokens[leaver], {"version": v["version"]})
+    assert again.status_code == 200 and again.json()["version"] == after["version"]
+    refused(
+        post(client, gid, "resign", tokens[leaver], {"version": after["version"]}), 409, "finished"
+    )
+    end = _keen_to(client, gid, {s: t for s, t in tokens.items() if s != leaver}, lambda v: False)
+    assert end["status"] == "finished" and end["winner"] in tokens and end["winner"] != leaver
+    for c in end["state"]["characters"]:  # never back on the map
+        if c["id"] in gone:
+            assert c["square"] is None
+    replay = client.get(f"/api/games/{gid}/replay").json()
+    assert {"kind": "resign", "choice": f"leave:{leaver}", "seat": leaver} in replay["log"]
+
+
+def test_in_a_free_for_all_the_second_to_last_seat_resigning_ends_the_game(
+    client: TestClient,
+) -> None:
+    gid, tokens = new_game(client, **BRAWL)
+    v = _keen_to(client, gid, tokens, lambda v: v["status"] == "playing")
+    first, second, last = tokens
+    v = post(client, gid, "resign", tokens[first], {"version": v["version"]}).json()
+    assert v["status"] == "playing"
+    ended = post(client, gid, "resign", tokens[second], {"version": v["version"]}).json()
+    assert ended["status"] == "finished" and ended["winner"] == last
+    assert ended["decider"] is None and ended["choices"] == []
+    assert ended["state"]["left"] == [first, second]
+    refused(
+        post(client, gid, "resign", tokens[last], {"version": ended["version"]}), 409, "finished"
+    )
+
+
+def test_a_free_for_all_with_a_seat_gone_replays_from_its_log_after_a_restart(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    db = tmp_path / "games.db"
+    with served_at(db, clock) as client:
+        gid, tokens = new_game(client, **BRAWL)
+        v = _keen_to(client, gid, tokens, lambda v: v["version"] >= 25 and v["status"] == "playing")
+        leaver = v["decider"]  # the seat taking its turn leaves
+        post(client, gid, "resign", tokens[leaver], {"version": v["version"]})
+        rest = {s: t for s, t in tokens.items() if s != leaver}
+        v = _keen_to(client, gid, rest, lambda w, n=v["version"]: w["version"] >= n + 20)
+        before = view(client, gid)
+    with served_at(db, clock) as client:  # the server started again: the game from its log
+        after = view(client, gid)
+        assert after["state"] == before["state"] and after["version"] == before["version"]
+        assert after["decider"] == before["decider"] and after["state"]["left"] == [leaver]
+        if after["status"] == "playing":  # and it plays on
+            _keen_to(client, gid, rest, lambda w, n=after["version"]: w["version"] > n)
+
+
+def test_in_a_free_for_all_a_seat_out_of_time_leaves_and_the_others_play_on(
+    client: TestClient, clock: ManualClock
+) -> None:
+    gid, tokens = new_game(client, **{**BRAWL, "clock": {"initial": 600, "increment": 0}})
+    v = _keen_to(client, gid, tokens, lambda v: v["status"] == "playing")
+    running = v["clock_running"]
+    clock.advance(601)
+    v = view(client, gid)
+    assert v["status"] == "playing" and v["state"]["left"] == [running]
+    assert [e["left"] for e in v["log"] if e["kind"] == "timeout"] == [running]
+    assert v["clock_running"] not in (None, running)
+
+
+def test_in_a_free_for_all_a_claim_for_the_win_makes_the_seat_gone_too_long_leave(
+    client: TestClient, clock: ManualClock
+) -> None:
+    gid, tokens = new_game(client, **{**BRAWL, "grace": 30})
+    v = _keen_to(client, gid, tokens, lambda v: v["status"] == "playing")
+    away = v["decider"]
+    claimer = next(s for s in tokens if s != away)
+    clock.advance(60 + 31)  # its last request's minute, then the grace period
+    for seat in tokens:  # the others are here; the decider is not
+        if seat != away:
+            view(client, gid, tokens[seat])
+    r = post(client, gid, "claim", tokens[claimer], {"version": v["version"], "claim": "win"})
+    assert r.status_code == 200, r.text
+    after = r.json()
+    assert after["status"] == "playing" and after["state"]["left"] == [away]
+    claim = next(e for e in after["log"] if e["kind"] == "claim")
+    assert claim["seat"] == claimer and claim["left"] == away

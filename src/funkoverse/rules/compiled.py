@@ -971,6 +971,9 @@ class Tables:
     def dump_state(self, state: GameState) -> tuple[Any, ...]:
         """`state` as the kernel's tuples (`Kernel.load`); `Unsupported` for a position the
         tables cannot hold (a piece, card, item, track item or frame they do not name)."""
+        if state.gone:
+            # Free-for-All: a seat that left is the Python engine's alone (rules/leaving.py)
+            raise Unsupported(f"{', '.join(state.gone)} left the free-for-all")
         index = self._places(state)
         card_index = self._card_index
         status_index = self.status_index
@@ -1173,6 +1176,7 @@ class Tables:
         game.setup = setup if drafting else self._revealed(setup, sides)
         game.board = setup.board
         game.seats = self.seats
+        game.gone = ()  # the kernel holds no seat that left (`dump_state` refuses one)
         game.pieces = {}
         for row in pieces:
             piece = Piece.__new__(Piece)

@@ -160,8 +160,22 @@ def new_game_at(
 def begin_round_one(state: GameState) -> None:
     """After placement: round 1 starts with the first player (Setup)."""
     state.round = 1
+    if state.first_player in state.gone:
+        # a player who left during setup holds no marker: it goes on clockwise (rules/leaving.py)
+        state.first_player = next_playing(state, state.first_player)
     state.to_act = state.first_player
     state.phase = Phase.CHOOSE
+
+
+def next_playing(state: GameState, side: str | None) -> str | None:
+    """The first seat after `side`, clockwise, still in the game (Free-for-All)."""
+    seats = state.seats
+    i = seats.index(side) if side in seats else -1
+    for step in range(1, len(seats) + 1):
+        found = seats[(i + step) % len(seats)]
+        if found not in state.gone:
+            return found
+    return None
 
 
 # --------------------------------------------------------------------------- questions
@@ -450,6 +464,12 @@ def _end_turn(state: GameState, events: Events) -> None:
     state.actions_left = 0
     state.turns += 1
     state.companion_used = None
+    pass_turn(state)
+
+
+def pass_turn(state: GameState) -> None:
+    """The next side clockwise with a character to choose takes a turn; with none, the round
+    ends. A seat that left a free-for-all has none (rules/leaving.py)."""
     current = state.to_act or state.seats[0]
     index = state.seats.index(current)
     order = state.seats[index + 1 :] + state.seats[: index + 1]
@@ -490,12 +510,17 @@ def _run_round_end(state: GameState, frame: RoundEndFrame, events: Events) -> No
         state.setup.scenario.on_round_end(state, events)
     else:
         state.stack.pop()
+        gone = state.gone
         for p in state.pieces.values():
+            if gone and p.side in gone:
+                continue  # a seat that left takes no more turns (rules/leaving.py)
             p.markers = 0  # Refresh
             p.exhausted = False
         for seat in state.sides.values():
             seat.returned = ()
-        nxt = order[1] if len(order) > 1 else order[0]
+        # New first player: passed clockwise, to the next player still in the game
+        playing = [s for s in order[1:] if s not in gone] if gone else order[1:]
+        nxt = playing[0] if playing else order[0]
         state.first_player = nxt  # New first player (clockwise in a free-for-all)
         state.to_act = nxt
         state.round += 1

@@ -82,6 +82,8 @@ class EventKind(StrEnum):
     WINNER = "winner"  # side, number (points), total (rounds)
 
 
+LEFT = "left the game"  # the source of what goes when a free-for-all player leaves
+
 # The rule each kind applies, as the rulebooks name it: section, then step or rule number.
 RULES: Mapping[EventKind, str | None] = {
     EventKind.FIRST_PLAYER: "Setup, step 10",
@@ -263,12 +265,20 @@ _TEXT: dict[EventKind, Callable[[Event, Names], str]] = {
     ),
     EventKind.KNOCKED_DOWN: lambda e, n: f"{_n(n, e.piece)} is knocked down.",
     EventKind.KNOCKED_OUT: lambda e, n: (
-        f"{_n(n, e.piece)} is knocked out: onto the 1 of the cooldown track."
+        f"{_n(n, e.piece)} is removed as knocked out, for good: its player left the game."
+        if e.source == LEFT
+        else f"{_n(n, e.piece)} is knocked out: onto the 1 of the cooldown track."
     ),
     EventKind.COMPANION_OUT: lambda e, n: (
-        f"{_n(n, e.piece)} loses and goes on the 1 of its cooldown track."
+        f"{_n(n, e.piece)} is removed from the map, for good: its player left the game."
+        if e.source == LEFT
+        else f"{_n(n, e.piece)} loses and goes on the 1 of its cooldown track."
     ),
-    EventKind.TOKEN_REMOVED: lambda e, n: f"{_n(n, e.piece)} loses and is removed from the map.",
+    EventKind.TOKEN_REMOVED: lambda e, n: (
+        f"{_n(n, e.piece)} is removed from the map: its player left the game."
+        if e.source == LEFT
+        else f"{_n(n, e.piece)} loses and is removed from the map."
+    ),
     EventKind.STOOD_UP: lambda e, n: f"{_n(n, e.piece)} stands up ({e.source}).",
     EventKind.ASSISTED: lambda e, n: f"{_n(n, e.piece)} assists {_n(n, e.other)}.",
     EventKind.RALLIED: lambda e, n: f"{_n(n, e.piece)} rallies: both actions to stand up.",

@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from funkoverse.rules import leaving
 from funkoverse.rules.choices import Choice, FirstPlayer, RollOutcome, parse
 from funkoverse.rules.describe import label
 from funkoverse.rules.dice import resolve, roll
 from funkoverse.rules.engines import CHANCE_AT, OVER_AT, PYTHON, Engine, Position, best
 from funkoverse.rules.engines.base import Decoder
+from funkoverse.rules.engines.python import PythonPosition
 from funkoverse.rules.errors import IllegalChoice, Unsupported
 from funkoverse.rules.events import Event, EventKind, Events
 from funkoverse.rules.state import CHANCE, GameState, Setup
@@ -32,6 +34,18 @@ from funkoverse.rules.world import display_names
 
 # an entry's events as recorded, and what decodes them when they are read
 Record = tuple[Decoder, Any]
+
+
+@dataclass(frozen=True)
+class Leave:
+    """Free-for-All: `side` leaves the game (`rules.leaving`). Not a choice of the game (no
+    seat is offered it), but kept in the game's log among the choices, so that playing the
+    log again makes it again at the same point."""
+
+    side: str
+
+    def format(self) -> str:
+        return f"leave:{self.side}"
 
 
 @dataclass(frozen=True)
@@ -52,7 +66,7 @@ class Game:
     def __init__(self, setup: Setup, seed: int = 0, engine: Engine | None = None) -> None:
         self.setup = setup
         self.seed = seed
-        self.log: list[Choice] = []
+        self.log: list[Choice | Leave] = []
         self.rng = random.Random(seed)
         self.wanted = engine if engine is not None else best()
         self.fallback: str | None = None  # why the game is not on the engine wanted
@@ -87,7 +101,11 @@ class Game:
 
     @classmethod
     def replay(
-        cls, setup: Setup, seed: int, log: Sequence[Choice | str], engine: Engine | None = None
+        cls,
+        setup: Setup,
+        seed: int,
+        log: Sequence[Choice | Leave | str],
+        engine: Engine | None = None,
     ) -> Game:
         """Rebuild a game from its log; chance draws are repeated to keep the generator in
         step, and a logged chance outcome the dice do not show is refused."""
@@ -207,6 +225,24 @@ class Game:
         self.log.append(choice)
         return position.decoder, raw
 
+    def depart(self, side: str) -> Record:
+        """Free-for-All: `side` leaves the game and the others play on (`rules.leaving`);
+        refused with `IllegalChoice` when it cannot leave now, nothing changed. The kernel
+        holds no seat that left: a game on it is played again from its log on the Python
+        engine first, and goes on there (`fallback` says so)."""
+        why = leaving.refusal(self.peek(), side)
+        if why is None and self.position.at() == CHANCE_AT:
+            why = "a player leaves between decisions, not while the dice are rolled"
+        if why is not None:
+            raise IllegalChoice(why)
+        if not isinstance(self.position, PythonPosition):
+            self._leave(f"{side} left the free-for-all: the kernel holds no seat that left")
+        position = self.position
+        assert isinstance(position, PythonPosition)
+        raw = position.depart(side)
+        self.log.append(Leave(side))
+        return position.decoder, raw
+
     def sample_chance(self) -> tuple[Choice, Events]:
         """Draw the chance outcome with the game's generator; returns it and, for a roll, the
         event that shows the dice."""
@@ -258,8 +294,12 @@ class Game:
             return choice, (decoder, raw)
         return choice, (ShownFirst(shown, decoder), raw)
 
-    def replay_one(self, entry: Choice | str) -> Events:
-        """Make one logged choice; at a chance node the dice are drawn again first."""
+    def replay_one(self, entry: Choice | Leave | str) -> Events:
+        """Make one logged choice (or a player's leaving); at a chance node the dice are drawn
+        again first."""
+        if isinstance(entry, Leave):
+            decoder, raw = self.depart(entry.side)
+            return list(decoder.decode(raw))
         value = parse(entry) if isinstance(entry, str) else entry
         if self.position.at() == CHANCE_AT:
             drawn, shown = self.sample_chance()

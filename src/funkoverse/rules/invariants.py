@@ -66,6 +66,10 @@ def violations(
     for piece in state.pieces.values():
         if not piece.is_character or not piece.placed:
             continue
+        if piece.side in state.gone:
+            if piece.square is not None or not piece.exhausted:
+                found.append(f"{piece.id} of {piece.side}, who left the game, is still in play")
+            continue  # Free-for-All: off the map and off the track for good (rules/leaving.py)
         on_a_track = state.sides[piece.side].track_position(("character", piece.id)) is not None
         if on_a_track and piece.square is not None:
             found.append(f"knocked-out {piece.id} is still on the map")

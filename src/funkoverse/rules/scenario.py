@@ -79,8 +79,8 @@ class Scenario:
     def gain(self, state: GameState, side: str, points: int, why: str, events: Events) -> None:
         """`side` gains `points` (for `why`); the first games end the moment one reaches the
         target, the others say so and go on to the end of the round ("Winning a Scenario")."""
-        if points <= 0 or side not in state.sides:
-            return
+        if points <= 0 or side not in state.sides or side in state.gone:
+            return  # a player who left a free-for-all gains nothing (rules/leaving.py)
         before = state.sides[side].points
         state.sides[side].points += points
         total = state.sides[side].points
@@ -103,7 +103,7 @@ class Scenario:
         if victim.kind not in KNOCKABLE_KINDS:
             return  # Companions: "Players do not gain points from challenging companions."
         if self.first_knockout_wins:
-            if by is not None and by.side != victim.side:
+            if by is not None and by.side != victim.side and by.side not in state.gone:
                 state.sides[by.side].points += 1
                 events.append(
                     Event(
@@ -219,8 +219,10 @@ class Scenario:
         target = self.points_to_win(state)
         if target is None or self.first_knockout_wins or state.winner is not None:
             return
-        best = max(s.points for s in state.sides.values())
-        leaders = [side for side, s in state.sides.items() if s.points == best]
+        sides = state.sides
+        playing = state.playing()  # a player who left a free-for-all cannot win
+        best = max(sides[side].points for side in playing)
+        leaders = [side for side in playing if sides[side].points == best]
         if best >= target and len(leaders) == 1:
             state.winner = leaders[0]
 

@@ -139,6 +139,7 @@ def view_to_json(state: GameState) -> dict[str, Any]:
         "actions_left": state.actions_left if state.active else 0,
         "winner": state.winner,
         "seats": list(state.seats),
+        "left": list(state.gone),  # Free-for-All: seats that left the game, in that order
         "characters": characters,
         "things": things,
         "sides": sides,

@@ -16,7 +16,9 @@ A game can also end, or change hands, outside the rules of play, by what players
 the table: a player resigns, claims the win from an opponent who has left, or runs out
 of time. These are entries of their own (kinds `resign`, `claim`, `timeout`): an ending
 names the winning side (`end`), a claim that hands a seat to the computer changes no
-piece (`note`). Neither is a choice of the game, so no undo reaches back past one.
+piece (`note`), and in a free-for-all a player who resigns or runs out of time leaves while
+the others play on (`leave`: its characters leave the map for good, `rules.leaving`; the
+last player left wins). None is a choice of the game, so no undo reaches back past one.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ OUTSIDE = (RESIGN, CLAIM, TIMEOUT)  # what players do at the table, not a move o
 KINDS = (CHOICE, CHANCE_ENTRY, UNDO, *OUTSIDE)
 WINS = "win:"  # an outside entry's choice that ends the game: "win:<side>"
 HANDED = "ai:"  # a claim's choice that hands a seat to the computer: "ai:<seat>"
+LEAVES = "leave:"  # a free-for-all player leaves and the rest play on: "leave:<side>"
 REVEALS = frozenset({EventKind.TEAM_REVEALED, EventKind.LEADER_REVEALED})
 SECRET_PHASES = frozenset({Phase.DRAFT, Phase.SECRET})  # where a pick may be a secret
 
@@ -229,8 +232,15 @@ class Session:
 
     @property
     def ended_outside(self) -> bool:
-        """Whether the game ended by a resignation, a claim or a clock, not by its rules."""
-        return self._ended is not None
+        """Whether the game ended by a resignation, a claim or a clock, not by its rules (a
+        free-for-all's last rival leaving included)."""
+        log = self._log
+        return self._ended is not None or (self.over and bool(log) and log[-1][0] in OUTSIDE)
+
+    @property
+    def gone(self) -> tuple[str, ...]:
+        """The seats that have left a free-for-all, in the order they left."""
+        return self._game.peek().gone
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -432,10 +442,30 @@ class Session:
         self._ended = winner
         self._at = OVER_AT
 
+    def leave(self, kind: str, seat: str | None, side: str) -> Sequence[Event]:
+        """Free-for-All: `side` leaves the game and the others play on (`seat` resigned, or
+        ran out of time): its characters leave the map for good, it decides no more, and
+        when one player is left that player wins (`rules.leaving`). Logged as an entry of
+        `kind` whose events are the leaving's; refused with `IllegalChoice` (two sides, a
+        seat gone already, the setup's flip or draft) and `GameOver`, nothing changed."""
+        if kind not in OUTSIDE:
+            raise ValueError(f"a leaving is one of {', '.join(OUTSIDE)}, not '{kind}'")
+        if self.over:
+            raise GameOver("the game is over")
+        before = len(self._log)
+        record = self._game.depart(side)
+        self._outside[before] = LEAVES + side
+        self._log.append((kind, None, seat, False))
+        self._records.append(record)
+        self._at = self._game.position.at()
+        if self._at == CHANCE_AT:
+            self._settle()
+        return Happened((self, before))
+
     def note(self, kind: str, seat: str | None, what: str) -> None:
         """Log what players did at the table that changes no piece (a claim that hands an
         absent seat to the computer: `what` is "ai:<seat>"), as an entry of `kind`."""
-        if kind not in OUTSIDE or what.startswith(WINS) or not what:
+        if kind not in OUTSIDE or what.startswith((WINS, LEAVES)) or not what:
             raise ValueError(f"a note is one of {', '.join(OUTSIDE)} that ends nothing")
         if self.over:
             raise GameOver("the game is over")
@@ -517,9 +547,11 @@ class Session:
                 try:
                     if entry.choice.startswith(WINS):
                         self.end(entry.kind, entry.seat, entry.choice[len(WINS) :])
+                    elif entry.choice.startswith(LEAVES):
+                        self.leave(entry.kind, entry.seat, entry.choice[len(LEAVES) :])
                     else:
                         self.note(entry.kind, entry.seat, entry.choice)
-                except (GameOver, ValueError) as e:
+                except (GameOver, ValueError, IllegalChoice) as e:
                     raise IllegalChoice(f"{where}: {e}") from None
                 continue
             at = game.position.at()
@@ -566,6 +598,9 @@ class Session:
         same dice."""
         game = Game(self.setup, self.seed, self._game.wanted)
         for i, (kind, choice, _, _) in enumerate(self._log):
+            if kind in OUTSIDE and self._outside.get(i, "").startswith(LEAVES):
+                game.depart(self._outside[i][len(LEAVES) :])  # a free-for-all player left
+                continue
             if kind == UNDO or kind in OUTSIDE or i in self._undone:
                 continue
             assert choice is not None

@@ -219,6 +219,7 @@ class GameState:
         "board",
         "companion_used",
         "first_player",
+        "gone",
         "leaders_revealed",
         "phase",
         "pieces",
@@ -253,6 +254,9 @@ class GameState:
         # action began (what listens "after he rallies or does an action")
         self.companion_used: str | None = None
         self.acting: tuple[str, tuple[str, ...]] | None = None
+        # Free-for-All: the seats that have left the game (resigned, out of time), in the
+        # order they left; their characters are off the map for good (rules/leaving.py)
+        self.gone: tuple[str, ...] = ()
 
     def copy(self) -> GameState:
         other = GameState.__new__(GameState)
@@ -273,6 +277,7 @@ class GameState:
         other.leaders_revealed = self.leaders_revealed
         other.companion_used = self.companion_used
         other.acting = self.acting
+        other.gone = self.gone
         return other
 
     def key(self) -> tuple[Any, ...]:
@@ -291,6 +296,7 @@ class GameState:
             self.leaders_revealed,
             self.companion_used,
             self.acting,
+            self.gone,
         )
 
     # -- questions every part of the engine asks ------------------------------------
@@ -300,6 +306,11 @@ class GameState:
 
     def characters(self, side: str) -> list[Piece]:
         return [p for p in self.pieces.values() if p.side == side and p.is_character]
+
+    def playing(self) -> tuple[str, ...]:
+        """The seats still in the game, in turn order (Free-for-All: a seat may leave)."""
+        gone = self.gone
+        return tuple(s for s in self.seats if s not in gone) if gone else self.seats
 
     def rivals(self, a: str, b: str) -> bool:
         """Every other side is a rival side (Free-for-All: every other player is your opponent)."""

@@ -24,9 +24,12 @@ def hooks_of(state: GameState, piece: Piece) -> Iterator[Hook]:
 
 def all_hooks(state: GameState) -> Iterator[tuple[Piece, Hook]]:
     """Every (owner, hook) in the game: traits work on the map, knocked down or out."""
+    gone = state.gone  # a seat that left a free-for-all: its traits no longer work
     for piece in state.pieces.values():
         card = piece.card
         if card is not None and (card.hooks or piece.statuses) and piece.is_character:
+            if gone and piece.side in gone:
+                continue
             for hook in hooks_of(state, piece):
                 yield piece, hook
 

@@ -252,7 +252,8 @@ def create_app(
         openapi_extra=body_of(ResignIn),
     )
     async def resign(game: str, request: Request) -> dict[str, Any]:
-        """The seat resigns: the game ends and the other side wins."""
+        """The seat resigns: the game ends and the other side wins (in a free-for-all the
+        seat leaves and the rest play on)."""
         data = await _body(request)
         room = await games.room(game)
         seat = _seat(room, _token(request), required=True)

@@ -728,8 +728,9 @@ class Games:
     # -- what players do at the table: resign, claim, run out of time -------------
 
     async def resign(self, room: Room, seat: str, version: int) -> bool:
-        """`seat` resigns answering `version`: the other side wins (server-api.md, Resign).
-        True when it changed the game, False for a resend of the resignation."""
+        """`seat` resigns answering `version`: the other side wins; in a free-for-all the seat
+        leaves and the rest play on (server-api.md, Resign). True when it changed the game,
+        False for a resend of the resignation."""
         async with room.lock:
             session = room.session
             if version < session.version:
@@ -742,7 +743,8 @@ class Games:
                 )
             if session.over:
                 raise ApiError(409, "finished", "the game is over")
-            await self._end(room, RESIGN, seat, _rival(session, room.side_of(seat) or seat))
+            await self._lose(room, RESIGN, seat, room.side_of(seat) or seat)
+        self.think(room)
         return True
 
     async def claim(self, room: Room, seat: str, version: int, what: str) -> None:
@@ -779,7 +781,13 @@ class Games:
                     raise ApiError(
                         403, "wrong_seat", f"{seat} plays on {away}'s side: claim 'ai' instead"
                     )
-                await self._end(room, CLAIM, seat, mine or seat)
+                if _free_for_all(session):
+                    # the claimer wins over the seat gone too long, which leaves; the rest
+                    # play on (docs/server.md, "Leaving a free-for-all")
+                    await self._lose(room, CLAIM, seat, room.side_of(away) or away)
+                else:
+                    await self._end(room, CLAIM, seat, mine or seat)
+                self.think(room)
                 return
             fork = session.fork()
             fork.note(CLAIM, seat, HANDED + away)
@@ -807,6 +815,34 @@ class Games:
         if not found:
             return None
         return max(found, key=lambda s: room.presence.away_for(s, now))
+
+    async def _lose(self, room: Room, kind: str, seat: str, side: str) -> None:
+        """`side` loses (`seat` resigned, ran out of time, or claimed the win from it): with
+        two sides the other wins; in a free-for-all it leaves and the rest play on, the last
+        one left winning (`Session.leave`). Held under the room's lock."""
+        session = room.session
+        if side in session.gone:
+            raise ApiError(409, "finished", f"{side} has left this game")
+        if _free_for_all(session):
+            fork = session.fork()
+            try:
+                fork.leave(kind, seat, side)
+            except IllegalChoice:
+                pass  # before the first player is known: the game ends, as with two sides
+            else:
+                await self._keep(room, fork)
+                return
+        await self._end(room, kind, seat, _rival(session, side))
+
+    async def _keep(self, room: Room, fork: Session) -> None:
+        """Write what `fork` added to the log, then keep it (under the room's lock)."""
+        start = room.session.version
+        table = self._passed(room, fork, None)
+        await self._write_entries(room, fork, start, table)
+        if room.thinking is not None:
+            room.thinking.cancel()
+            room.thinking = None
+        self._adopt(room, fork, start, table)
 
     async def _end(self, room: Room, kind: str, seat: str, winner: str) -> None:
         """End the game outside its rules (held under the room's lock): written, then kept."""
@@ -866,8 +902,8 @@ class Games:
                 self._schedule(room)  # time was added since: not yet
                 return
             try:
-                session = room.session
-                await self._end(room, TIMEOUT, seat, _rival(session, room.side_of(seat) or seat))
+                await self._lose(room, TIMEOUT, seat, room.side_of(seat) or seat)
+                self.think(room)  # a free-for-all plays on: the computer's seat may be next
             except ApiError as e:  # the database cannot take it now: try again soon
                 log.warning("game %s: a timeout could not be written: %s", room.id, e.message)
                 room.timer = self.clock.call_at(
@@ -1036,6 +1072,11 @@ def _own(seating: Seating, session: Session, seat: str, choice: str) -> str:
     allowed = seating.allowed(session, seat)
     ids = [c.format() for c in allowed]
     return choice if choice in ids or not ids else ids[0]
+
+
+def _free_for_all(session: Session) -> bool:
+    """Whether the game has more than two sides (Free-for-All: a player who loses leaves)."""
+    return len(session.seats) > 2
 
 
 def _rival(session: Session, side: str) -> str:

@@ -18,7 +18,17 @@ from funkoverse.rules.present import board_help, present, start_areas
 from funkoverse.rules.preview import challenge_odds
 from funkoverse.rules.prompt import prompt
 from funkoverse.rules.serialize import choice_to_json, event_to_json, view_to_json
-from funkoverse.rules.session import CHOICE, HANDED, OUTSIDE, RESIGN, TIMEOUT, WINS, Entry, Session
+from funkoverse.rules.session import (
+    CHOICE,
+    HANDED,
+    LEAVES,
+    OUTSIDE,
+    RESIGN,
+    TIMEOUT,
+    WINS,
+    Entry,
+    Session,
+)
 from funkoverse.rules.state import GameState, Phase
 from funkoverse.rules.view import observe_event, secret_decision
 from funkoverse.rules.world import display_names
@@ -104,9 +114,9 @@ class Views:
             seen = [observe_event(event, side) for event in records[index]]
             note = trait_answer(view, entries[index].seat, sight.turn, seen, sight.names)
             entry = [note] if note is not None else []
-            entry += [event_to_json(event, sight.names) for event in seen]
-            if entries[index].kind in OUTSIDE:
+            if entries[index].kind in OUTSIDE:  # what was done at the table, then what it did
                 entry.append(outside_event(entries[index], index))
+            entry += [event_to_json(event, sight.names) for event in seen]
             for item in entry:
                 item["entry"] = index
             words.append(entry)
@@ -129,6 +139,8 @@ def outside_event(entry: Entry, index: int) -> dict[str, Any]:
     log event."""
     seat = entry.seat or "a seat"
     winner = entry.choice[len(WINS) :] if entry.choice.startswith(WINS) else None
+    if entry.choice.startswith(LEAVES):  # a free-for-all: the seat leaves, the rest play on
+        return _leaving_event(entry, index)
     if entry.kind == RESIGN:
         text = f"{seat} resigned: {winner} wins"
     elif entry.kind == TIMEOUT:
@@ -145,6 +157,26 @@ def outside_event(entry: Entry, index: int) -> dict[str, Any]:
     else:
         out["ai"] = entry.choice.removeprefix(HANDED)
     return out
+
+
+def _leaving_event(entry: Entry, index: int) -> dict[str, Any]:
+    """A free-for-all seat leaving, worded as a log event: its characters follow, removed."""
+    seat = entry.seat or "a seat"
+    side = entry.choice[len(LEAVES) :]
+    if entry.kind == RESIGN:
+        text = f"{seat} resigned and leaves the game"
+    elif entry.kind == TIMEOUT:
+        text = f"{seat} ran out of time and leaves the game"
+    else:
+        text = f"{seat} claimed the win from {side}, gone too long: {side} leaves the game"
+    return {
+        "text": text + "; the others play on",
+        "rule": "Free-for-All",
+        "kind": entry.kind,
+        "entry": index,
+        "seat": entry.seat,
+        "left": side,
+    }
 
 
 def _choices(

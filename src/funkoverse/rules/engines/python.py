@@ -10,7 +10,7 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from funkoverse.rules import engine
+from funkoverse.rules import engine, leaving
 from funkoverse.rules.choices import Choice
 from funkoverse.rules.engines.base import AS_IS, CHANCE_AT, OVER_AT, Decoder
 from funkoverse.rules.events import Event
@@ -75,6 +75,11 @@ class PythonPosition:
 
     def decode(self, raw: Any) -> tuple[Event, ...]:
         return tuple(raw)
+
+    def depart(self, side: str) -> Any:
+        """Free-for-All: `side` leaves the game (`rules.leaving`); its record, as `apply`'s.
+        Only this engine plays it: the kernel holds no seat that left."""
+        return leaving.leave(self._s, side)
 
     def chance(self) -> list[tuple[Choice, Fraction]]:
         return engine.chance_outcomes(self._s)
