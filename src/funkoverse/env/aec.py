@@ -108,7 +108,6 @@ class FunkoverseEnv(AECEnv):
         self._numbers: dict[Hashable, int] = {}  # a legal choice's key -> its action number
         self._slots: dict[str, int] = {}
         self._seen: tuple[tuple[str, int], GameState] | None = None
-        self._observed: tuple[tuple[str, int], Any] | None = None
         self._steps = 0
 
     # -- spaces ---------------------------------------------------------------------
@@ -136,7 +135,7 @@ class FunkoverseEnv(AECEnv):
                     f"not this environment's {', '.join(self.possible_agents)}: give a spec"
                 )
         self.session = Session(setup, game_seed, engine=self.engine)
-        self._seen = self._observed = None
+        self._seen = None
         self._numbers, self._slots = {}, {}
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -198,10 +197,10 @@ class FunkoverseEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         """`agent`'s observation: built from the game as its seat may see it (once a
         version; each call answers its own arrays)."""
-        key = (agent, self._live().version)
-        if self._observed is None or self._observed[0] != key:
-            self._observed = (key, self.encoder.encode(self._view(agent), agent))
-        return {"observation": self._observed[1].copy(), "action_mask": self._mask(agent)}
+        return {
+            "observation": self.encoder.encode(self._view(agent), agent),
+            "action_mask": self._mask(agent),
+        }
 
     def legal_choices(self) -> dict[int, Choice]:
         """The deciding seat's legal choices by action number."""
@@ -320,11 +319,11 @@ _SHARED = frozenset(
 )
 
 # what a copy reads again from its own game rather than copy
-_READ_AGAIN = frozenset({"_seen", "_observed", "_choices", "_numbers"})
+_READ_AGAIN = frozenset({"_seen", "_choices", "_numbers"})
 
 
 def _read_again() -> dict[str, Any]:
-    return {"_seen": None, "_observed": None, "_choices": (), "_numbers": {}}
+    return {"_seen": None, "_choices": (), "_numbers": {}}
 
 
 raw_env = FunkoverseEnv

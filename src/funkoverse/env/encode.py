@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -390,6 +391,22 @@ _MARKER_PLANE = {
 _BONUS_PLANE = {mine: _P[f"{_WHOSE[mine]} bonus objective marker"] for mine in (True, False)}
 _OTHER_PLANE = {mine: _P[f"{_WHOSE[mine]} other piece"] for mine in (True, False)}
 ROWS_KEPT = 50_000  # rows an encoder keeps before it starts again
+# what a piece's row and marks read of it (all of it but its card, which its id names)
+_PIECE_READ = attrgetter(
+    "id",
+    "side",
+    "kind",
+    "role",
+    "square",
+    "standing",
+    "exhausted",
+    "markers",
+    "needed",
+    "defense",
+    "items",
+    "statuses",
+    "elusive",
+)
 PIECE_BASE = (
     "present",
     "on the map",
@@ -480,6 +497,9 @@ class ObservationEncoder:
             self._blank[side] = blank
         # piece and side rows by what they read (`encode`), shared by every game of the setup
         self._rows: dict[tuple[Any, ...], Any] = {}
+        # per seat: the rows of its last observation (pieces', then sides') and their keys:
+        # the next observation starts from them and lays anew only the rows that changed
+        self._last: dict[str, tuple[Vector, list[Any], list[Any], list[Any]]] = {}
         self._char_index = {c: i for i, c in enumerate(codec.characters)}
         self._item_index = {c: i for i, c in enumerate(codec.items)}
         # where a piece row's one-hot parts begin: its side, kind, role and character
@@ -538,34 +558,32 @@ class ObservationEncoder:
         rows = self._rows
         if len(rows) > ROWS_KEPT:
             rows.clear()
+        # the rows of the seat's last observation are laid again where they still hold
+        last = self._last.get(seat)
+        if last is not None and len(last[1]) != len(view.pieces):
+            last = None
+        rows_end = self.layout.globals[0]  # the pieces' rows, then the sides'
+        if last is not None:
+            obs[start:rows_end] = last[0]
+        piece_keys: list[Any] = []
+        founds: list[Any] = []
+        last_keys, last_found = (last[1], last[3]) if last is not None else ((), ())
         for slot, piece in enumerate(view.pieces.values()):
             pid = piece.id
-            key = (
-                seat,
-                pid,
-                piece.side,
-                piece.kind,
-                piece.role,
-                piece.square,
-                piece.standing,
-                piece.exhausted,
-                piece.markers,
-                piece.needed,
-                piece.defense,
-                len(piece.items),
-                len(piece.statuses),
-                piece.elusive,
-                pid == active,
-                pid == doer,
-                pid in leaders,
-            )
-            found = rows.get(key)
-            if found is None:
-                found = rows[key] = self._piece_row(view, piece, seat, order, key[-3:])
-            at = start + slot * width
-            obs[at : at + width] = found[0]
+            key = (seat, _PIECE_READ(piece), pid == active, pid == doer, pid in leaders)
+            if last_keys and last_keys[slot] == key:
+                found = last_found[slot]
+            else:
+                found = rows.get(key)
+                if found is None:
+                    found = rows[key] = self._piece_row(view, piece, seat, order, key[2:])
+                at = start + slot * width
+                obs[at : at + width] = found[0]
+            piece_keys.append(key)
+            founds.append(found)
             ones += found[1]
         start, (_, width) = self.layout.sides
+        side_keys: list[Any] = []
         for i, side in enumerate(order):
             mine = view.sides[side]
             side_key: tuple[Any, ...] = (
@@ -577,9 +595,12 @@ class ObservationEncoder:
                 tuple(mine.gifts),
                 mine.leader is not None,
                 len(mine.returned),
-                tuple(mine.pool.get(c, 0) for c in COLORS),
+                tuple(mine.pool.items()),
                 tuple(map(tuple, mine.track)),
             )
+            side_keys.append(side_key)
+            if last is not None and last[2][i] == side_key:
+                continue
             found_side = rows.get(side_key)
             if found_side is None:
                 found_side = rows[side_key] = self._side_row(side_key)
@@ -595,6 +616,12 @@ class ObservationEncoder:
             engine.decider(view) == seat,
         )
         ones.append(start + len(GLOBALS) + _PHASE[view.phase])
+        self._last[seat] = (
+            obs[self.layout.pieces[0] : rows_end].copy(),
+            piece_keys,
+            side_keys,
+            founds,
+        )
         obs[ones] = 1.0
         return obs
 
@@ -668,8 +695,9 @@ class ObservationEncoder:
             min(1.0, returned / 3),
         )
         at = len(SIDE_BASE)
-        for c, count in enumerate(pool):
-            row[at + c] = min(1.0, count / 6)
+        counts = dict(pool)
+        for c, color in enumerate(COLORS):
+            row[at + c] = min(1.0, counts.get(color, 0) / 6)
         at += len(COLORS)
         for number, slot in enumerate(track):
             for kind, ref in slot:
