@@ -173,8 +173,8 @@ def measure(choices: int = 300, seed: int = 1) -> dict[str, Any]:
 
 def ai_decisions(
     seed: int = 1,
-    versions: tuple[int, ...] = (10, 1000),
-    decisions: int = 30,
+    versions: tuple[int, ...] = (10, 500, 1000),
+    decisions: int = 40,
     level: str = "easy",
     engine: str = "kernel",
 ) -> dict[str, Any]:
