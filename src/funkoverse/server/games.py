@@ -121,8 +121,13 @@ class Room:
         return None
 
 
-def _iso(t: float) -> str:
-    return iso(t)
+def _answering(session: Session, version: int) -> None:
+    """A change answering `version` is refused unless the game is at it (`409 stale`) and
+    still being played (`409 finished`)."""
+    if version != session.version:
+        raise ApiError(409, "stale", f"the game is at version {session.version}, not {version}")
+    if session.over:
+        raise ApiError(409, "finished", "the game is over")
 
 
 class Games:
@@ -432,8 +437,8 @@ class Games:
                     "status": status,
                     "turn": turn if status != "finished" else None,
                     "seats": seats,
-                    "created": _iso(row.created),
-                    "updated": _iso(updated),
+                    "created": iso(row.created),
+                    "updated": iso(updated),
                 }
             )
         return out
@@ -461,12 +466,7 @@ class Games:
                     "stale",
                     f"version {version} has been answered; the game is at version {session.version}",
                 )
-            if version > session.version:
-                raise ApiError(
-                    409, "stale", f"the game is at version {session.version}, not {version}"
-                )
-            if session.over:
-                raise ApiError(409, "finished", "the game is over")
+            _answering(session, version)
             deciders = room.deciders()
             if seat not in deciders:
                 raise ApiError(
@@ -490,12 +490,7 @@ class Games:
         played and written as any choice is (server/tutorial.py)."""
         async with room.lock:
             session = room.session
-            if version != session.version:
-                raise ApiError(
-                    409, "stale", f"the game is at version {session.version}, not {version}"
-                )
-            if session.over:
-                raise ApiError(409, "finished", "the game is over")
+            _answering(session, version)
             moves = script.rival_moves(session)
             if not moves:
                 raise ApiError(
@@ -584,12 +579,7 @@ class Games:
         """Take back every choice since the last roll or reveal (server-api.md, undo)."""
         async with room.lock:
             session = room.session
-            if version != session.version:
-                raise ApiError(
-                    409, "stale", f"the game is at version {session.version}, not {version}"
-                )
-            if session.over:
-                raise ApiError(409, "finished", "the game is over")
+            _answering(session, version)
             held = {seat} | {s for t in tokens if (s := room.seat_of(t)) is not None}
             others = {s for s, info in room.seats.items() if info.player == "human"} - held
             if others:
@@ -737,12 +727,7 @@ class Games:
                 entry = session.entries[version]
                 if entry.kind == RESIGN and entry.seat == seat:
                     return False  # a resend: acknowledged again, applied once
-            if version != session.version:
-                raise ApiError(
-                    409, "stale", f"the game is at version {session.version}, not {version}"
-                )
-            if session.over:
-                raise ApiError(409, "finished", "the game is over")
+            _answering(session, version)
             await self._lose(room, RESIGN, seat, room.side_of(seat) or seat)
         self.think(room)
         return True
@@ -752,12 +737,7 @@ class Games:
         plays it from now on (`ai`), or the game ends and the claimer's side wins (`win`)."""
         async with room.lock:
             session = room.session
-            if version != session.version:
-                raise ApiError(
-                    409, "stale", f"the game is at version {session.version}, not {version}"
-                )
-            if session.over:
-                raise ApiError(409, "finished", "the game is over")
+            _answering(session, version)
             away = self._away_decider(room)
             now = self.clock.now()
             if away is None:
