@@ -9,9 +9,10 @@ behaviour (a minimum time on screen per step), never speed.
 
 from __future__ import annotations
 
+import time
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -53,14 +54,17 @@ WATCH = """(() => {
 })();"""
 
 
-def score_in_sight(page: Page) -> bool:
+def score_in_sight(page: Page) -> bool | None:
     """Whether the score is drawn over a roll shown in the header, none of the dice under it
-    (the dice let taps through: for the test they are made to catch one)."""
-    return bool(
+    (the dice let taps through: for the test they are made to catch one); None when the roll
+    has already left the header (the next step came while the test waited)."""
+    return cast(
+        "bool | None",
         page.evaluate(
             """() => {
               const score = document.querySelector(".bar .score");
               const dice = document.querySelector(".bar .dice");
+              if (!dice) return null;
               const s = score.getBoundingClientRect();
               const apart = [...dice.children].every((c) => {
                 const r = c.getBoundingClientRect();
@@ -72,8 +76,24 @@ def score_in_sight(page: Page) -> bool:
               dice.style.pointerEvents = "";
               return apart && score.contains(hit);
             }"""
-        )
+        ),
     )
+
+
+def light_rolls_since(live: Any, game: str, tokens: dict[str, str], version: int) -> list[int]:
+    """The entries of the computer's (light's) rolls after `version`, once its turn is over on
+    the server (the page may still be showing it)."""
+    for _ in range(100):
+        v = decider_view(live, game, tokens)
+        if v["decider"] != "light":
+            break
+        time.sleep(0.05)
+    sides = {c["id"]: c["side"] for c in v["state"]["characters"]}
+    return [
+        e["entry"]
+        for e in v["log"]
+        if e.get("counted") and e["entry"] >= version and sides.get(e.get("piece")) == "light"
+    ]
 
 
 def computer_turns(steps: list[dict[str, Any]], computer: str) -> list[list[dict[str, Any]]]:
@@ -126,33 +146,42 @@ def test_the_computers_turn_is_paced_and_every_roll_is_drawn(
         if (found and not sizes) or v["status"] == "finished":
             break
         me.click_choice(keen(v, "dark"), v)
-        now = decider_view(live, game, tokens)
-        if sizes and now["decider"] == "light" and now["state"]["round"] >= 1:
-            # the computer's turn, caught while it is being shown: a roll's faces on screen,
-            # more of its steps still to show
-            size, suffix = sizes[0]
-            page.set_viewport_size(size)
-            try:
-                page.wait_for_function(
-                    "() => { const d = document.querySelector('.bar .dice[data-side=light]:not(.is-rolling)');"
-                    " return d && getComputedStyle(d).opacity === '1'"
-                    " && document.querySelector('main.table[data-behind]'); }",
-                    timeout=4_000,
-                )
-            except PlaywrightError:
-                page.set_viewport_size(DESKTOP)
-                continue
-            page.wait_for_timeout(300)  # a piece's move drawn to its end (260 ms)
-            assert score_in_sight(page), "the roll hides the score"
-            # the picture of this moment: the dice's fade held while a whole page is taken
-            page.evaluate("() => document.getAnimations().forEach((a) => a.pause())")
-            page.screenshot(
-                path=str(screenshots / f"computer-turn-{suffix}.png"), full_page=suffix == "phone"
+        if not sizes:
+            continue
+        # the computer's turn, caught while it is being shown: a roll's faces on screen, more
+        # of its steps still to show
+        rolls = light_rolls_since(live, game, tokens, v["version"])
+        if not rolls:
+            continue
+        size, suffix = sizes[0]
+        page.set_viewport_size(size)
+        try:
+            page.wait_for_function(
+                "(entry) => { const d = document.querySelector("
+                "`.bar .dice[data-entry='${entry}']:not(.is-rolling)`);"
+                " return d && getComputedStyle(d).opacity === '1'"
+                " && document.querySelector('main.table[data-behind]'); }",
+                arg=rolls[0],
+                timeout=4_000,
             )
-            page.evaluate("() => document.getAnimations().forEach((a) => a.play())")
+        except PlaywrightError:  # the roll was the last step of the turn
             page.set_viewport_size(DESKTOP)
-            sizes.pop(0)
+            continue
+        seen = score_in_sight(page)
+        if seen is None:  # gone before it could be looked at: catch the next roll
+            page.set_viewport_size(DESKTOP)
+            continue
+        assert seen, "the roll hides the score"
+        # the picture of this moment: the dice's fade held while a whole page is taken
+        page.evaluate("() => document.getAnimations().forEach((a) => a.pause())")
+        page.screenshot(
+            path=str(screenshots / f"computer-turn-{suffix}.png"), full_page=suffix == "phone"
+        )
+        page.evaluate("() => document.getAnimations().forEach((a) => a.play())")
+        page.set_viewport_size(DESKTOP)
+        sizes.pop(0)
     assert found, "the computer made no turn of three steps with a roll"
+    assert not sizes, f"no roll of the computer's was caught on screen at {sizes}"
 
     # every step of every turn of the computer's stayed at least the pace; the turn took at
     # least as many paces as it had steps
@@ -164,7 +193,8 @@ def test_the_computers_turn_is_paced_and_every_roll_is_drawn(
     # every roll of the computer's was drawn, its faces shown 700 ms before the next step
     rolls = {r["entry"]: r for r in page.evaluate("window.__rolls")}
     steps = page.evaluate("window.__steps")
-    for e in (e for e in log if e.get("counted") and e.get("piece")):
+    sides = {c["id"]: c["side"] for c in v["state"]["characters"]}
+    for e in (e for e in log if e.get("counted") and sides.get(e.get("piece")) == "light"):
         shown_in = next(s for s in steps if s["version"] > e["entry"])
         if shown_in["decider"] == "dark" and shown_in is steps[-1]:
             continue  # the last view, still on screen
