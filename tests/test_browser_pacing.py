@@ -150,8 +150,8 @@ def test_the_computers_turn_is_paced_and_every_roll_is_drawn(
             continue
         # the computer's turn, caught while it is being shown: a roll's faces on screen, more
         # of its steps still to show
-        rolls = light_rolls_since(live, game, tokens, v["version"])
-        if not rolls:
+        caught = light_rolls_since(live, game, tokens, v["version"])
+        if not caught:
             continue
         size, suffix = sizes[0]
         page.set_viewport_size(size)
@@ -161,7 +161,7 @@ def test_the_computers_turn_is_paced_and_every_roll_is_drawn(
                 "`.bar .dice[data-entry='${entry}']:not(.is-rolling)`);"
                 " return d && getComputedStyle(d).opacity === '1'"
                 " && document.querySelector('main.table[data-behind]'); }",
-                arg=rolls[0],
+                arg=caught[0],
                 timeout=4_000,
             )
         except PlaywrightError:  # the roll was the last step of the turn
