@@ -18,13 +18,17 @@ function Face({ face }) {
   return html`<span aria-label="blank"></span>`;
 }
 
-export function Dice({ event, who }) {
+export function Dice({ event, who, onFaces }) {
   const [rolling, setRolling] = useState(true);
   useEffect(() => {
     setRolling(true);
     const t = setTimeout(() => setRolling(false), ROLLING_MS);
     return () => clearTimeout(t);
   }, [event]);
+  // the faces are on screen: the pacing holds the step while they are read
+  useEffect(() => {
+    if (!rolling && onFaces) onFaces(event.entry);
+  }, [rolling]);
   const counted = event.counted || { attack: [], defense: [] };
   const row = (faces, scores) => faces.map((f, i) => html`<span class=${"die" + (rolling ? " rolling" : scores[i] ? " counts" : "")}>${rolling ? "·" : html`<${Face} face=${f} />`}</span>`);
   const piece = (id) => {

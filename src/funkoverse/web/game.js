@@ -188,7 +188,7 @@ function App() {
       <a class="brand" href="/" aria-label="Funkoverse: the lobby"><img src="/static/icon.svg" alt="" width="26" height="26" /><span>FUNKOVERSE</span></a>
       <span class="what"><b>${state.scenario_name}</b><span class="map-name"> on ${map ? map.name : state.map}</span><span class="sep"> · </span><span>${state.round ? `round ${state.round}` : "setup"}${replay ? " · replay" : ""}</span></span>
       <${Score} state=${state} yours=${yours} />
-      ${steps.dice ? html`<${Dice} key=${steps.dice.entry} event=${steps.dice} who=${who} />` : null}
+      ${steps.dice ? html`<${Dice} key=${steps.dice.entry} event=${steps.dice} who=${who} onFaces=${game.faced} />` : null}
       <span class="tools">
         ${!replay ? html`<span class=${"dot-live" + (game.live ? "" : " off")} role="img" aria-label=${game.live ? "live" : "reconnecting"} title=${game.live ? "live" : "reconnecting"}></span>` : null}
         ${!replay && held ? html`<button class="tool" onClick=${askHint} disabled=${!deciding}>Hint</button>` : null}

@@ -168,5 +168,5 @@ export function useLive(game, tokens, onStep, off, hooks = {}) {
     show(v);
   }, [show]);
 
-  return { view, live, error, setError, sending, choose, undo, showNow, receive, behind: pacing.behind, holding: pacing.holding, skip: pacing.skip, lastEvent };
+  return { view, live, error, setError, sending, choose, undo, showNow, receive, behind: pacing.behind, holding: pacing.holding, skip: pacing.skip, faced: pacing.faced, lastEvent };
 }

@@ -1,7 +1,8 @@
 // Pacing: the views of a game are shown one at a time, each change on screen long enough for
 // a person to follow it (../shared/ux.md, "Motion and feedback"): at least PACE_MS a step,
 // and a roll until its faces have been shown for FACES_MS, whether the views arrive together
-// or apart. A player may skip to the newest view.
+// or apart (the dice say when their faces came on screen: a page drawing late holds the
+// step longer). A player may skip to the newest view.
 
 import { useCallback, useRef, useState } from "./vendor/htm-preact.module.js";
 
@@ -36,6 +37,7 @@ export function usePacing(show) {
   const [behind, setBehind] = useState(0);
   const [holding, setHolding] = useState(false);
   const held = useRef(null);
+  const others = useRef(false); // the step on screen is someone else's (the choices wait)
   const newest = useRef(-1); // the newest version shown or queued
   const pumpRef = useRef(() => {});
 
@@ -48,6 +50,7 @@ export function usePacing(show) {
     }
     if (!fresh.length) return;
     const hold = holdFor(fresh);
+    others.current = !own;
     if (!own) {
       clearTimeout(held.current);
       setHolding(true);
@@ -84,6 +87,23 @@ export function usePacing(show) {
 
   pumpRef.current = pump;
 
+  // a roll's faces came on screen (the dice say so when they are drawn): the step stays at
+  // least FACES_MS more, however late a busy page drew them
+  const faced = useCallback(() => {
+    const end = performance.now() + FACES_MS;
+    if (until.current === Infinity || end <= until.current) return;
+    until.current = end;
+    if (others.current) {
+      clearTimeout(held.current);
+      setHolding(true);
+      held.current = setTimeout(() => setHolding(false), FACES_MS);
+    }
+    if (timer.current !== null) {
+      clearTimeout(timer.current);
+      timer.current = setTimeout(pump, FACES_MS);
+    }
+  }, [pump]);
+
   const add = useCallback((v, now) => {
     if (now) {
       queue.current = queue.current.filter((q) => q.version > v.version);
@@ -109,5 +129,5 @@ export function usePacing(show) {
     setBehind(0);
   }, [show]);
 
-  return { add, skip, behind, holding };
+  return { add, skip, faced, behind, holding };
 }
