@@ -198,7 +198,9 @@ class FunkoverseEnv(AECEnv):
         """`agent`'s observation: built from the game as its seat may see it (once a
         version; each call answers its own arrays)."""
         return {
-            "observation": self.encoder.encode(self._view(agent), agent),
+            "observation": self.encoder.encode(
+                self._view(agent), agent, agent == self._live().decider
+            ),
             "action_mask": self._mask(agent),
         }
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -459,6 +459,20 @@ class Layout:
         return out
 
 
+class _Seen(NamedTuple):
+    """What a seat's last observation held: the map's planes with its rows of pieces and
+    sides (no marks, no globals), what each piece's row read, the active and deciding pieces
+    and the leaders, each side's row's key, each piece's row and marks, and the places on the
+    planes the pieces marked."""
+
+    base: Vector
+    reads: list[Any]
+    marked: tuple[Any, ...]
+    sides: list[Any]
+    founds: list[Any]
+    marks: npt.NDArray[np.intp]
+
+
 class ObservationEncoder:
     """The observation of one seat, from the game as that seat may see it."""
 
@@ -499,7 +513,7 @@ class ObservationEncoder:
         self._rows: dict[tuple[Any, ...], Any] = {}
         # per seat: the rows of its last observation (pieces', then sides') and their keys:
         # the next observation starts from them and lays anew only the rows that changed
-        self._last: dict[str, tuple[Vector, list[Any], list[Any], list[Any]]] = {}
+        self._last: dict[str, _Seen] = {}
         self._char_index = {c: i for i, c in enumerate(codec.characters)}
         self._item_index = {c: i for i, c in enumerate(codec.items)}
         # where a piece row's one-hot parts begin: its side, kind, role and character
@@ -537,51 +551,68 @@ class ObservationEncoder:
             out[team.side] = planes.reshape(-1)
         return out
 
-    def encode(self, view: GameState, seat: str) -> Vector:
-        """The observation of `seat` from `view`, the game as `seat` may see it.
+    def encode(self, view: GameState, seat: str, deciding: bool | None = None) -> Vector:
+        """The observation of `seat` from `view`, the game as `seat` may see it (`deciding`:
+        whether `seat` decides now, when the caller knows).
 
         The map's planes are laid once per seat (`_map_planes`); each piece's row and marks
         and each side's row are kept by what they read, so that a step pays for the pieces
         and sides it changed, not for the size of the vector."""
-        obs = self._blank[seat].copy()
-        ones: list[int] = []
+        last = self._last.get(seat)
+        if last is not None and len(last.reads) != len(view.pieces):
+            last = None
+        # the map's planes and the rows of the seat's last observation (laid again where they
+        # still hold: a piece's row is looked at anew only when what it reads changed, or
+        # whether it is the active piece, the one deciding or a leader)
+        obs = (self._blank[seat] if last is None else last.base).copy()
         order = self._sides(view, seat)
-        leaders = {s.leader for s in view.sides.values() if s.leader in view.pieces}
+        leaders = frozenset(s.leader for s in view.sides.values() if s.leader in view.pieces)
         top = view.stack[-1] if view.stack else None
         doer = top.piece if isinstance(top, ChoiceFrame) else None
         start, (slots, width) = self.layout.pieces
-        if len(view.pieces) > slots:
+        pieces = list(view.pieces.values())
+        if len(pieces) > slots:
             raise EncodeError(
-                f"this game has {len(view.pieces)} pieces; the encoder was built for {slots}"
+                f"this game has {len(pieces)} pieces; the encoder was built for {slots}"
             )
         active = view.active
         rows = self._rows
         if len(rows) > ROWS_KEPT:
             rows.clear()
-        # the rows of the seat's last observation are laid again where they still hold
-        last = self._last.get(seat)
-        if last is not None and len(last[1]) != len(view.pieces):
-            last = None
-        rows_end = self.layout.globals[0]  # the pieces' rows, then the sides'
-        if last is not None:
-            obs[start:rows_end] = last[0]
-        piece_keys: list[Any] = []
-        founds: list[Any] = []
-        last_keys, last_found = (last[1], last[3]) if last is not None else ((), ())
-        for slot, piece in enumerate(view.pieces.values()):
-            pid = piece.id
-            key = (seat, _PIECE_READ(piece), pid == active, pid == doer, pid in leaders)
-            if last_keys and last_keys[slot] == key:
-                found = last_found[slot]
-            else:
-                found = rows.get(key)
-                if found is None:
-                    found = rows[key] = self._piece_row(view, piece, seat, order, key[2:])
+        reads = list(map(_PIECE_READ, pieces))
+        marked = (active, doer, leaders)
+        if last is None:
+            founds: list[Any] = [None] * len(reads)
+            last_reads: list[Any] = [None] * len(reads)
+            touched: frozenset[Any] | set[Any] = frozenset()
+        else:
+            founds = list(last.founds)
+            last_reads = last.reads
+            was_active, was_doer, was_leaders = last.marked
+            touched = (
+                frozenset()
+                if last.marked == marked
+                else {was_active, active, was_doer, doer} | (was_leaders ^ leaders)
+            )
+        changed = last is None
+        for slot, read in enumerate(reads):
+            if read == last_reads[slot] and read[0] not in touched:
+                continue
+            pid = read[0]
+            key = (seat, read, pid == active, pid == doer, pid in leaders)
+            found = rows.get(key)
+            if found is None:
+                found = rows[key] = self._piece_row(view, pieces[slot], seat, order, key[2:])
+            if found is not founds[slot]:
                 at = start + slot * width
                 obs[at : at + width] = found[0]
-            piece_keys.append(key)
-            founds.append(found)
-            ones += found[1]
+                founds[slot] = found
+                changed = True
+        marks = (
+            last.marks
+            if last is not None and not changed
+            else np.array([m for f in founds for m in f[1]], dtype=np.intp)
+        )
         start, (_, width) = self.layout.sides
         side_keys: list[Any] = []
         for i, side in enumerate(order):
@@ -599,30 +630,26 @@ class ObservationEncoder:
                 tuple(map(tuple, mine.track)),
             )
             side_keys.append(side_key)
-            if last is not None and last[2][i] == side_key:
+            if last is not None and last.sides[i] == side_key:
                 continue
             found_side = rows.get(side_key)
             if found_side is None:
                 found_side = rows[side_key] = self._side_row(side_key)
             at = start + i * width
             obs[at : at + width] = found_side
-        start, _ = self.layout.globals
-        obs[start : start + len(GLOBALS)] = (
-            min(1.0, view.round / ROUND_SCALE),
-            min(1.0, view.turns / TURN_SCALE),
-            min(1.0, view.actions_left / 2),
-            bool(view.stack),
-            view.leaders_revealed,
-            engine.decider(view) == seat,
-        )
-        ones.append(start + len(GLOBALS) + _PHASE[view.phase])
-        self._last[seat] = (
-            obs[self.layout.pieces[0] : rows_end].copy(),
-            piece_keys,
-            side_keys,
-            founds,
-        )
-        obs[ones] = 1.0
+        base = obs.copy()  # what the seat's next observation starts from
+        if deciding is None:
+            deciding = engine.decider(view) == seat
+        at = self.layout.globals[0]
+        obs[at] = min(1.0, view.round / ROUND_SCALE)
+        obs[at + 1] = min(1.0, view.turns / TURN_SCALE)
+        obs[at + 2] = min(1.0, view.actions_left / 2)
+        obs[at + 3] = bool(view.stack)
+        obs[at + 4] = view.leaders_revealed
+        obs[at + 5] = deciding
+        obs[at + len(GLOBALS) + _PHASE[view.phase]] = 1.0
+        obs[marks] = 1.0
+        self._last[seat] = _Seen(base, reads, marked, side_keys, founds, marks)
         return obs
 
     def _piece_row(

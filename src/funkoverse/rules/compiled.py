@@ -280,6 +280,17 @@ class _Seq:
     steps: tuple[Step, ...]
 
 
+class Seen:
+    """What a mirror of a kernel's position last read of it: the kernel's copy of the state
+    then (`Kernel.changes` compares with it) and whether the draft was still on."""
+
+    __slots__ = ("drafting", "shadow")
+
+    def __init__(self) -> None:
+        self.shadow = _kernel.Shadow()
+        self.drafting = False
+
+
 class Tables:
     """Everything static of one setup, numbered for the kernel, and the way back: the
     strings, steps, cards, track items and pieces the kernel's integers stand for."""
@@ -1165,62 +1176,60 @@ class Tables:
         the tables were built for)."""
         return self.mirror(kernel, setup or self.setup)[0]
 
-    def mirror(self, kernel: Any, setup: Setup) -> tuple[GameState, tuple[Any, ...]]:
-        """`state`, with the kernel's dump it was read from (for `refresh`). Past a draft's
-        reveal, the position's setup is `setup` with the chosen teams."""
-        dump = kernel.dump()
-        header, pieces, sides, stack = dump
-        ids = self._ids(pieces)
-        drafting = header[3] <= DRAFTING
+    def mirror(self, kernel: Any, setup: Setup) -> tuple[GameState, Seen]:
+        """`state`, with what it was read from (for `refresh`). Past a draft's reveal, the
+        position's setup is `setup` with the chosen teams."""
+        seen = Seen()
+        header, pieces, sides, stack = kernel.changes(seen.shadow)  # all of it, the first time
+        rows = [row for _, row in pieces]
+        ids = self._ids(rows)
+        drafting = seen.drafting = header[3] <= DRAFTING
+        side_rows = [row for _, row in sides]
         game = GameState.__new__(GameState)
-        game.setup = setup if drafting else self._revealed(setup, sides)
+        game.setup = setup if drafting else self._revealed(setup, side_rows)
         game.board = setup.board
         game.seats = self.seats
         game.gone = ()  # the kernel holds no seat that left (`dump_state` refuses one)
         game.pieces = {}
-        for row in pieces:
+        for row in rows:
             piece = Piece.__new__(Piece)
             self._fill_piece(piece, row)
             game.pieces[piece.id] = piece
         game.sides = {
             seat: self._side(row, ids, drafting)
-            for seat, row in zip(self.seats, sides, strict=True)
+            for seat, row in zip(self.seats, side_rows, strict=True)
         }
         self._fill_header(game, header, ids)
         game.stack = [self._py_frame(f, ids) for f in stack]
-        return game, dump
+        return game, seen
 
-    def refresh(
-        self, kernel: Any, state: GameState, before: tuple[Any, ...] | None = None
-    ) -> tuple[Any, ...]:
-        """Bring `state` (read from the kernel's dump `before`, if known) up to the kernel's
-        position in place: the same piece and side objects, as the Python engine keeps them,
-        so whoever holds one sees the game go on. Returns the dump it now mirrors."""
-        dump: tuple[Any, ...] = kernel.dump()
-        header, pieces, sides, stack = dump
-        ids = self._ids(pieces)
-        drafting = header[3] <= DRAFTING
-        if not drafting and state.setup.draft is not None:
-            state.setup = self._revealed(state.setup, sides)  # the reveal, as the engine does
-        was = before or ((), (), (), ())
-        old_pieces, old_sides = was[1], was[2]
+    def refresh(self, kernel: Any, state: GameState, seen: Seen) -> None:
+        """Bring `state` (read from the kernel as `seen` says) up to the kernel's position in
+        place: the same piece and side objects, as the Python engine keeps them, so whoever
+        holds one sees the game go on. Only what changed is read (`Kernel.changes`)."""
+        header, pieces, sides, stack = kernel.changes(seen.shadow)
         by_id = state.pieces
-        for i, row in enumerate(pieces):
-            if i < len(old_pieces) and old_pieces[i] == row:
-                continue
-            piece = by_id.get(ids[i])
-            if piece is None:
-                piece = Piece.__new__(Piece)
-                self._fill_piece(piece, row)
-                by_id[piece.id] = piece
-            else:
-                self._fill_piece(piece, row)
-        was_drafting = bool(was[0]) and was[0][3] <= DRAFTING
-        for i, (seat, row) in enumerate(zip(self.seats, sides, strict=True)):
-            if i < len(old_sides) and old_sides[i] == row and drafting == was_drafting:
-                continue
+        if pieces:
+            order = list(by_id)
+            for i, row in pieces:
+                if i < len(order):
+                    self._fill_piece(by_id[order[i]], row)
+                else:
+                    piece = Piece.__new__(Piece)
+                    self._fill_piece(piece, row)
+                    by_id[piece.id] = piece
+        ids = self.piece_ids if self.draft is None else tuple(by_id)
+        was_drafting = seen.drafting
+        drafting = was_drafting if header is None else header[3] <= DRAFTING
+        seen.drafting = drafting
+        if drafting != was_drafting or (not drafting and state.setup.draft is not None):
+            # the reveal: every side is read again, and the teams are the ones chosen
+            sides = list(enumerate(kernel.dump()[2]))
+            if not drafting and state.setup.draft is not None:
+                state.setup = self._revealed(state.setup, [row for _, row in sides])
+        for i, row in sides:
             fresh = self._side(row, ids, drafting)
-            side = state.sides[seat]
+            side = state.sides[self.seats[i]]
             side.pool.clear()
             side.pool.update(fresh.pool)
             side.track[:] = fresh.track
@@ -1229,11 +1238,10 @@ class Tables:
             side.gifts = fresh.gifts
             side.leader = fresh.leader
             side.returned = fresh.returned
-        if header != was[0]:
+        if header is not None:
             self._fill_header(state, header, ids)
-        if stack != was[3]:
+        if stack is not None:
             state.stack[:] = [self._py_frame(f, ids) for f in stack]
-        return dump
 
     def _revealed(self, setup: Setup, sides: Sequence[tuple[Any, ...]]) -> Setup:
         """`setup` once its draft is revealed, the teams as the kernel's sides chose them (one

@@ -86,7 +86,7 @@ class KernelPosition:
 
     __slots__ = (
         "_cache",
-        "_dump",
+        "_seen",
         "_fresh",
         "_legal",
         "_setup",
@@ -104,7 +104,7 @@ class KernelPosition:
         self._setup = setup
         self._legal: Legal | None = None
         self._cache: GameState | None = None
-        self._dump: tuple[Any, ...] | None = None
+        self._seen: compiled.Seen | None = None
         self._fresh = False
 
     @property
@@ -209,10 +209,10 @@ class KernelPosition:
         return KernelPosition(self.tables, self.kernel.copy(), self._setup)
 
     def peek(self) -> GameState:
-        if self._cache is None:
-            self._cache, self._dump = self.tables.mirror(self.kernel, self._setup)
+        if self._cache is None or self._seen is None:
+            self._cache, self._seen = self.tables.mirror(self.kernel, self._setup)
         elif not self._fresh:
-            self._dump = self.tables.refresh(self.kernel, self._cache, self._dump)
+            self.tables.refresh(self.kernel, self._cache, self._seen)
         self._fresh = True
         return self._cache
 

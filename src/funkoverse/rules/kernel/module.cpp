@@ -324,6 +324,12 @@ struct KernelLimit : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// What a mirror of a position last read of it (`Kernel::changes`): a copy of the state then.
+struct Shadow {
+    std::unique_ptr<State> state{new State()};
+    bool valid = false;
+};
+
 class Kernel {
    public:
     std::shared_ptr<Rules> rules;
@@ -441,43 +447,80 @@ class Kernel {
         return py::make_tuple(number_of(*rules, S, f.piece), number_of(*rules, S, f.target), a, d);
     }
 
+    static py::tuple piece_row(const Piece& p) {
+        return py::make_tuple(p.square, p.card, p.owner, p.ref, p.id, p.rank, p.side, p.kind, p.role, p.defense,
+                              p.markers, p.needed, p.standing, p.exhausted, p.elusive, p.placed,
+                              std::vector<int16_t>(p.statuses, p.statuses + p.nstat),
+                              std::vector<int16_t>(p.items, p.items + p.nitems));
+    }
+
+    static py::tuple side_row(const SideState& side) {
+        py::list slots;
+        for (int k = 0; k < TRACK; ++k) slots.append(std::vector<int16_t>(side.slot[k], side.slot[k] + side.nslot[k]));
+        py::list gifts;
+        for (int k = 0; k < side.ngifts; ++k) gifts.append(py::make_tuple(side.gift_item[k], side.gift_holder[k]));
+        return py::make_tuple(std::vector<int>(side.pool, side.pool + 4),
+                              std::vector<int>(side.pool_order, side.pool_order + side.npool), slots, side.points,
+                              side.leader, std::vector<int16_t>(side.returned, side.returned + side.nreturned),
+                              std::vector<int>(side.picks, side.picks + side.npicks), gifts);
+    }
+
+    static py::tuple frame_row(const Frame& f) {
+        return py::make_tuple(f.type, f.piece, f.source, f.seq, f.pc, f.target, f.started_standing, f.won,
+                              std::vector<int16_t>(f.targets, f.targets + f.ntargets), f.chosen, f.side, f.step,
+                              f.optional, f.hook, f.stage, std::vector<int>(f.attack, f.attack + f.nattack),
+                              std::vector<int>(f.defense, f.defense + f.ndefense),
+                              std::vector<int16_t>(f.asked, f.asked + f.nasked),
+                              std::vector<int16_t>(f.pieces, f.pieces + f.npieces));
+    }
+
+    static py::tuple header_row(const State& S) {
+        return py::make_tuple(S.first_player, S.to_act, S.winner, S.phase, S.active, S.actions_left, S.round,
+                              S.turns, S.leaders_revealed, S.companion_used, S.acting,
+                              std::vector<int16_t>(S.acting_statuses, S.acting_statuses + S.nacting));
+    }
+
+    static py::list stack_rows(const State& S) {
+        py::list stack;
+        for (int i = 0; i < S.nstack; ++i) stack.append(frame_row(S.stack[i]));
+        return stack;
+    }
+
     py::tuple dump() const {
         const State& S = *state;
-        py::list pieces, sides, stack;
-        for (int i = 0; i < S.npieces; ++i) {
-            const Piece& p = S.pieces[i];
-            pieces.append(py::make_tuple(
-                p.square, p.card, p.owner, p.ref, p.id, p.rank, p.side, p.kind, p.role, p.defense, p.markers,
-                p.needed, p.standing, p.exhausted, p.elusive, p.placed,
-                std::vector<int16_t>(p.statuses, p.statuses + p.nstat),
-                std::vector<int16_t>(p.items, p.items + p.nitems)));
-        }
-        for (int s = 0; s < rules->nsides; ++s) {
-            const SideState& side = S.sides[s];
-            py::list slots;
-            for (int k = 0; k < TRACK; ++k)
-                slots.append(std::vector<int16_t>(side.slot[k], side.slot[k] + side.nslot[k]));
-            py::list gifts;
-            for (int k = 0; k < side.ngifts; ++k) gifts.append(py::make_tuple(side.gift_item[k], side.gift_holder[k]));
-            sides.append(py::make_tuple(std::vector<int>(side.pool, side.pool + 4),
-                                        std::vector<int>(side.pool_order, side.pool_order + side.npool), slots,
-                                        side.points, side.leader,
-                                        std::vector<int16_t>(side.returned, side.returned + side.nreturned),
-                                        std::vector<int>(side.picks, side.picks + side.npicks), gifts));
-        }
-        for (int i = 0; i < S.nstack; ++i) {
-            const Frame& f = S.stack[i];
-            stack.append(py::make_tuple(
-                f.type, f.piece, f.source, f.seq, f.pc, f.target, f.started_standing, f.won,
-                std::vector<int16_t>(f.targets, f.targets + f.ntargets), f.chosen, f.side, f.step, f.optional, f.hook,
-                f.stage, std::vector<int>(f.attack, f.attack + f.nattack),
-                std::vector<int>(f.defense, f.defense + f.ndefense), std::vector<int16_t>(f.asked, f.asked + f.nasked),
-                std::vector<int16_t>(f.pieces, f.pieces + f.npieces)));
-        }
-        py::tuple header = py::make_tuple(S.first_player, S.to_act, S.winner, S.phase, S.active, S.actions_left,
-                                          S.round, S.turns, S.leaders_revealed, S.companion_used, S.acting,
-                                          std::vector<int16_t>(S.acting_statuses, S.acting_statuses + S.nacting));
-        return py::make_tuple(header, pieces, sides, stack);
+        py::list pieces, sides;
+        for (int i = 0; i < S.npieces; ++i) pieces.append(piece_row(S.pieces[i]));
+        for (int s = 0; s < rules->nsides; ++s) sides.append(side_row(S.sides[s]));
+        return py::make_tuple(header_row(S), pieces, sides, stack_rows(S));
+    }
+
+    // What changed since `seen` last looked (all of it the first time), and `seen` brought up
+    // to now: (the header or None, [(index, piece row)], [(side, side row)], the stack or
+    // None). A mirror of the position pays for what changed, not for the whole position. The
+    // pieces, sides and frames are compared byte for byte: bytes no rule reads may differ too,
+    // which only sends a row that did not need sending.
+    py::tuple changes(Shadow& seen) const {
+        const State& S = *state;
+        State& T = *seen.state;
+        const bool all = !seen.valid;
+        bool header = all || S.first_player != T.first_player || S.to_act != T.to_act || S.winner != T.winner ||
+                      S.phase != T.phase || S.active != T.active || S.actions_left != T.actions_left ||
+                      S.round != T.round || S.turns != T.turns || S.leaders_revealed != T.leaders_revealed ||
+                      S.companion_used != T.companion_used || S.acting != T.acting || S.nacting != T.nacting ||
+                      std::memcmp(S.acting_statuses, T.acting_statuses, sizeof(int16_t) * S.nacting) != 0;
+        py::list pieces, sides;
+        for (int i = 0; i < S.npieces; ++i)
+            if (all || i >= T.npieces || std::memcmp(&S.pieces[i], &T.pieces[i], sizeof(Piece)) != 0)
+                pieces.append(py::make_tuple(i, piece_row(S.pieces[i])));
+        for (int s = 0; s < rules->nsides; ++s)
+            if (all || std::memcmp(&S.sides[s], &T.sides[s], sizeof(SideState)) != 0)
+                sides.append(py::make_tuple(s, side_row(S.sides[s])));
+        bool stack = all || S.nstack != T.nstack ||
+                     std::memcmp(S.stack, T.stack, sizeof(Frame) * size_t(S.nstack)) != 0;
+        T.copy_from(S);
+        seen.valid = true;
+        return py::make_tuple(header ? py::object(header_row(S)) : py::object(py::none()), pieces, sides,
+                              stack ? py::object(stack_rows(S)) : py::object(py::none()));
     }
 
     void load(const py::tuple& data) {
@@ -744,6 +787,7 @@ PYBIND11_MODULE(_kernel, m) {
         .def("sight", &sight_of)
         .def_readonly("n", &Board::n);
     py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules").def(py::init(&make_rules));
+    py::class_<Shadow>(m, "Shadow").def(py::init<>());
     py::class_<Kernel>(m, "Kernel")
         .def(py::init<std::shared_ptr<Rules>>())
         .def("copy", &Kernel::copy)
@@ -756,6 +800,7 @@ PYBIND11_MODULE(_kernel, m) {
         .def("events", &Kernel::events_)
         .def("roll", &Kernel::roll)
         .def("dump", &Kernel::dump)
+        .def("changes", &Kernel::changes)
         .def("load", &Kernel::load)
         .def_property_readonly("decider", &Kernel::decider_)
         .def_property_readonly("round", [](const Kernel& k) { return k.state->round; })
