@@ -549,6 +549,41 @@ def test_both_engines_give_the_same_observations_masks_and_rewards() -> None:
     assert envs[0].rewards == envs[1].rewards
 
 
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+@pytest.mark.parametrize(
+    "game",
+    [
+        {},
+        {"scenario": "control", "size": 3},
+        {"scenario": "leaders"},
+        {"spec": draw_spec(SetupRequest(scenario="brawl", players=3), 3)},
+    ],
+    ids=["flags", "control", "leaders", "brawl-3"],
+)
+def test_an_observation_kept_from_the_last_one_is_the_one_built_from_nothing(
+    game: dict[str, Any], engine: str
+) -> None:
+    """Each seat's observation lays anew only the rows of what changed since its last one:
+    at every step of seeded games, for every seat, it is the observation an encoder that
+    remembers nothing builds from the seat's view."""
+    env = FunkoverseEnv(**game, engine=engine)
+    rng = np.random.default_rng(5)
+    steps = 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        while steps < 400 * (seed + 1):
+            assert env.session is not None
+            for seat in env.possible_agents:
+                kept = env.observe(seat)["observation"]
+                anew = ObservationEncoder(env.codec, env.setup).encode(env.session.view(seat), seat)
+                assert np.array_equal(kept, anew), (seed, steps, seat)
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+            env.step(int(rng.choice(env.legal_actions())))
+            steps += 1
+
+
 def test_the_env_bench_compares_with_connect_four_in_the_same_run() -> None:
     """`funkoverse bench --env`: each round's steps a second of both environments, alternated,
     and their ratio (the figure of docs/rl.md)."""
