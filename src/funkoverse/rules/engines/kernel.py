@@ -86,9 +86,9 @@ class KernelPosition:
 
     __slots__ = (
         "_cache",
-        "_seen",
         "_fresh",
         "_legal",
+        "_seen",
         "_setup",
         "decoder",
         "kernel",
