@@ -1,10 +1,19 @@
 """Builds the compiled rules kernel (funkoverse.rules._kernel); everything else is in
 pyproject.toml. The kernel is optional: where it cannot be built, the Python engine plays."""
 
+import sys
 from glob import glob
+from pathlib import Path
 
 from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
+
+# The kernel's header of what it shares with the Python rules, written from their schema
+# (funkoverse/rules/schema.py) before anything is compiled.
+sys.path.insert(0, str(Path(__file__).parent / "src"))
+from funkoverse.rules.schema import write_header
+
+write_header(Path(__file__).parent / "src" / "funkoverse" / "rules" / "kernel")
 
 kernel = Pybind11Extension(
     "funkoverse.rules._kernel",

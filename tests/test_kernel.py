@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pytest
 from funkoverse.bench.workloads import flags_spec
 from funkoverse.content.maps import load_map
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, team
-from funkoverse.rules import compiled, engine
+from funkoverse.rules import _kernel, compiled, engine, schema
 from funkoverse.rules.cards import Ability, TokenColor
 from funkoverse.rules.engines import KERNEL, PYTHON, Engine
 from funkoverse.rules.events import EventKind
@@ -73,35 +74,35 @@ def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
     }
 
 
-def _cpp_enum(name: str) -> list[tuple[str, str]]:
-    """The members of `enum <name>` in kernel.hpp, in order, each with its line's comment;
-    its count (`..._COUNT`, `..._KINDS`) and values set apart (`= 254`) left out."""
-    import re
-
-    text = (Path(compiled.__file__).parent / "kernel" / "kernel.hpp").read_text()
-    found = re.search(rf"enum {name}\b[^{{]*{{(.*?)}};", text, re.S)
-    assert found, f"no enum {name} in kernel.hpp"
-    members = []
-    for line in found.group(1).splitlines():
-        code, _, comment = line.partition("//")
-        word = code.strip().rstrip(",")
-        if word and "=" not in word and not word.endswith(("_COUNT", "_KINDS")):
-            members.append((word, comment.strip()))
-    return members
-
-
 def test_both_sides_name_the_shared_enums_alike_in_the_same_order() -> None:
-    """The choice kinds, event kinds, effect words and hooks the two sides share: the same
-    names in the same order (a count alone would let two swapped members through); an
-    effect word and a hook are named by the word or the hook each C++ member says it is."""
-    names = {kind: [m for m, _ in _cpp_enum(kind)] for kind in ("EventKind", "ChoiceKind")}
-    assert names["EventKind"] == [f"E_{k.name}" for k in EventKind]
+    """The kinds of pieces, roles, phases, colors, track kinds, effect words, hooks, choice
+    kinds, option words, event kinds, frames and strings the two sides share, and the limits
+    of a kernel position: the built kernel answers the names it was compiled with, and they
+    are the schema's, member by member in the same order (a count alone would let two
+    swapped members through); the bridge numbers choices and events by the same schema."""
+    built = _kernel.schema()
+    for shared in schema.ENUMS:
+        assert built[shared.name] == list(shared.members), shared.name
+    assert built["limits"] == schema.LIMIT
+    assert built["EventKind"] == [f"E_{k.name}" for k in EventKind]
     choice_kinds = sorted(
         (getattr(compiled, n), n) for n in dir(compiled) if n.startswith("C_") and n.isupper()
     )
-    assert names["ChoiceKind"] == [n for _, n in choice_kinds]
-    assert [comment for _, comment in _cpp_enum("Op")] == list(compiled.OPS)
-    assert [comment for _, comment in _cpp_enum("Hook")] == list(compiled.HOOKS)
+    assert built["ChoiceKind"] == [n for _, n in choice_kinds]
+    assert built["ChoiceKind"] == [
+        "C_" + re.sub(r"(?<=[a-z])(?=[A-Z])", "_", c.__name__).upper()
+        for c in schema.CHOICE_CLASSES
+    ]
+    assert [w for w in schema.BY_NAME["Op"].words] == list(compiled.OPS)
+    assert [w for w in schema.BY_NAME["Hook"].words] == list(compiled.HOOKS)
+    assert built["limits"]["MAX_PIECES"] == compiled.MAX_PIECES
+
+
+def test_the_kernels_header_is_written_from_the_schema() -> None:
+    """The header the kernel was compiled from is the one the schema writes now: an edit of
+    the schema without a build, or of the header by hand, fails here."""
+    on_disk = Path(compiled.__file__).parent / "kernel" / schema.HEADER
+    assert on_disk.read_text() == schema.header()
 
 
 @pytest.mark.parametrize("map_id", MAPS)

@@ -133,11 +133,11 @@ def _kernel_game(setup: Setup, tables: compiled.Tables, kernel: Any, seed: int) 
                     if r < acc:
                         seat = i
                         break
-                code = compiled.code(compiled.C_FIRST, seat)
+                code = compiled.code(compiled.C_FIRST_PLAYER, seat)
             else:
                 attack = roll([specs[d] for d in found[2]], chance)
                 defense = roll([specs[d] for d in found[3]], chance)
-                code = compiled.code(compiled.C_ROLL, resolve(attack, defense).challenger_wins)
+                code = compiled.code(compiled.C_ROLL_OUTCOME, resolve(attack, defense).challenger_wins)
         else:
             codes = legal()
             code = codes[rng.randrange(len(codes))]

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from funkoverse.rules import frames as fr
-from funkoverse.rules import setup_phase
+from funkoverse.rules import schema, setup_phase
 from funkoverse.rules import track as track_module
 from funkoverse.rules.board import Board
 from funkoverse.rules.cards import TOKEN_KINDS, Ability, CharacterCard, Step, TokenColor, step
@@ -96,140 +96,76 @@ def built() -> bool:
 
 # --------------------------------------------------------------------------- the kernel's numbering
 
-# These orders are the kernel's enums (kernel.hpp); a test holds them to it.
-KINDS = (
-    Kind.CHARACTER,
-    Kind.BASIC,
-    Kind.MINION,
-    Kind.COMPANION,
-    Kind.BONUS_OBJECTIVE,
-    Kind.TOKEN,
-    Kind.MARKER,
-)
-ROLES = (Role.NONE, Role.POINT, Role.FLAG, Role.CONTROL, Role.TUNNEL, Role.MINION, Role.BONUS)
-PHASES = (Phase.FLIP, Phase.DRAFT, Phase.SECRET, Phase.PLACE, Phase.CHOOSE, Phase.ACT, Phase.OVER)
-COLORS = (TokenColor.YELLOW, TokenColor.RED, TokenColor.BLUE, TokenColor.GRAY)
-TRACK_KINDS = ("token", "character", "companion", "point", "item", "die", "component")
-OPS = (
-    "stand_up",
-    "stand_up_or_shift_off",
-    "move",
-    "challenge",
-    "challenge_each",
-    "assist",
-    "interact",
-    "push_adjacent_rival",
-    "push_each_adjacent_rival",
-    "pull_rival_seen",
-    "pull_target",
-    "place_self_adjacent_to_rival",
-    "choose_adjacent_character",
-    "place_chosen_adjacent",
-    "place_token",
-    "place_minion",
-    "minion_challenge",
-    "give_status",
-    "_status",
-    "shift_off",
-    "shift_down",
-    "shift_off_token",
-    "champion",
-    "blood",
-    "tunnel",
-    "flag_return",
-)
-HOOKS = (
-    "champion-of-themyscira",
-    "predatory-senses",
-    "bloody-terror",
-    "forbidden-depths",
-    "made-me-from-dead",
-    "she-sees",
-    "sneaking",
-)
-H_SCENARIO = 254
-H_NONE = 255
-F_STEPS, F_CHOICE, F_ROLL, F_RETURN, F_TURN_START, F_ROUND_END = range(6)
-(
-    C_FIRST,
-    C_ROLL,
-    C_LEADER,
-    C_PLACE,
-    C_RETURN,
-    C_CHOOSE,
-    C_MOVE,
-    C_CHALLENGE,
-    C_ASSIST,
-    C_INTERACT,
-    C_BONUS,
-    C_PLACE_CONTROL,
-    C_FLIP_CONTROL,
-    C_ABILITY,
-    C_ITEM,
-    C_COMPANION,
-    C_RALLY,
-    C_END,
-    C_SKIP,
-    C_TARGET,
-    C_PUSH,
-    C_PULL,
-    C_CARRY,
-    C_PUT,
-    C_TOKEN,
-    C_STATUS,
-    C_SHIFT,
-    C_SHIFTOFF,
-    C_MINION,
-    C_FLAG,
-    C_OPTION,
-    C_PICK,
-    C_GIVE,
-) = range(33)
-OPTIONS = (Option("champion", "add"), Option("blood", "die"), Option("blood", "place"))
-EVENT_KINDS = tuple(EventKind)
+# The kernel's numbering, from the schema both sides are built from (schema.py; a test holds
+# the built kernel's names to it)
+KINDS: tuple[Kind, ...] = schema.BY_NAME["Kind"].values
+ROLES: tuple[Role, ...] = schema.BY_NAME["Role"].values
+PHASES: tuple[Phase, ...] = schema.BY_NAME["Phase"].values
+COLORS: tuple[TokenColor, ...] = schema.BY_NAME["Color"].values
+TRACK_KINDS = schema.TRACK_KINDS
+OPS = schema.OPS
+HOOKS = schema.HOOKS
+H_SCENARIO = schema.H_SCENARIO
+H_NONE = schema.H_NONE
+_frame = schema.BY_NAME["FrameType"].number
+F_STEPS = _frame("F_STEPS")
+F_CHOICE = _frame("F_CHOICE")
+F_ROLL = _frame("F_ROLL")
+F_RETURN = _frame("F_RETURN")
+F_TURN_START = _frame("F_TURN_START")
+F_ROUND_END = _frame("F_ROUND_END")
+_choice = schema.BY_NAME["ChoiceKind"].number
+C_FIRST_PLAYER = _choice("C_FIRST_PLAYER")
+C_ROLL_OUTCOME = _choice("C_ROLL_OUTCOME")
+C_LEADER = _choice("C_LEADER")
+C_PLACE = _choice("C_PLACE")
+C_RETURN = _choice("C_RETURN")
+C_CHOOSE = _choice("C_CHOOSE")
+C_MOVE = _choice("C_MOVE")
+C_CHALLENGE = _choice("C_CHALLENGE")
+C_ASSIST = _choice("C_ASSIST")
+C_INTERACT = _choice("C_INTERACT")
+C_COMPLETE_BONUS = _choice("C_COMPLETE_BONUS")
+C_PLACE_CONTROL = _choice("C_PLACE_CONTROL")
+C_FLIP_CONTROL = _choice("C_FLIP_CONTROL")
+C_USE_ABILITY = _choice("C_USE_ABILITY")
+C_USE_ITEM = _choice("C_USE_ITEM")
+C_COMPANION_ACTION = _choice("C_COMPANION_ACTION")
+C_RALLY = _choice("C_RALLY")
+C_END = _choice("C_END")
+C_SKIP = _choice("C_SKIP")
+C_TARGET = _choice("C_TARGET")
+C_PUSH = _choice("C_PUSH")
+C_PULL = _choice("C_PULL")
+C_CARRY = _choice("C_CARRY")
+C_PUT = _choice("C_PUT")
+C_PLACE_TOKEN = _choice("C_PLACE_TOKEN")
+C_GIVE_STATUS = _choice("C_GIVE_STATUS")
+C_SHIFT_DOWN = _choice("C_SHIFT_DOWN")
+C_SHIFT_OFF = _choice("C_SHIFT_OFF")
+C_MINION_CHALLENGE = _choice("C_MINION_CHALLENGE")
+C_FLAG_RETURN = _choice("C_FLAG_RETURN")
+C_OPTION = _choice("C_OPTION")
+C_PICK = _choice("C_PICK")
+C_GIVE = _choice("C_GIVE")
+OPTIONS = schema.OPTIONS
+EVENT_KINDS: tuple[EventKind, ...] = schema.BY_NAME["EventKind"].values
 NIL = -(2**31)
 NIL16 = -(2**15)
 DRAFTING = PHASES.index(Phase.DRAFT)  # a phase up to this one has the draft still to come
 MAX_NUMBER = 2047  # pieces a code's field of 11 bits numbers (an ability's target: 1 + number)
-# What the kernel holds of one position (kernel.hpp; a test holds them to it)
-MAX_PIECES = 160  # the game's pieces and the pre-check's trial tokens
-SLOT_CAP = 24  # things on one space of a cooldown track
-TARGETS_CAP = 24  # what one ability challenges
-RETURN_CAP = 16  # characters returning to one starting area at once
-PICK_CAP = 6  # characters one side drafts
-GIFT_CAP = 4  # items one side drafts
+# What the kernel holds of one position
+MAX_PIECES = schema.LIMIT["MAX_PIECES"]
+SLOT_CAP = schema.LIMIT["SLOT_CAP"]
+TARGETS_CAP = schema.LIMIT["TARGETS_CAP"]
+RETURN_CAP = schema.LIMIT["RETURN_CAP"]
+PICK_CAP = schema.LIMIT["PICK_CAP"]
+GIFT_CAP = schema.LIMIT["GIFT_CAP"]
 # one event of the kernel as its struct's bytes (kernel.hpp `Event`, in the machine's own
 # layout): kind, secret, piece, other, side, card, name, source, rule, square, origin,
 # number, total, then how many names and the names (a team revealed)
 EVENT_ROW = struct.Struct(f"@B?9hiiB{PICK_CAP}h0i")
-MISC = (
-    "the ultimate character's turn",
-    "Ultimate Mode Rules",
-    "Glossary: Decreasing an Ability Cost",
-    "Winning Your First Game",
-    "Rally: both actions to stand up",
-    "Assist",
-    "basic challenge",
-    "minion token",
-    "challenge",
-    "its target cannot be challenged",
-    "knock-out",
-    "control markers showing its color",
-    "the most control markers",
-    "a return from the rival flag",
-    "Champion die",
-    "Champion of Themyscira",
-    "Blood token",
-    "Blood die",
-    "The Bloody Terror of Transylvania",
-    "Tunnel",
-    "Forbidden Depths",
-    "sneaking",
-    None,  # the Sneaking card's name, from the setup
-    "Sneaking",
-    "minion",
-    "?",
-)
+MISC = tuple(text for _, text in schema.MISC)
 
 
 def code(kind: int, a: int = 0, b: int = 0) -> int:
@@ -1385,9 +1321,9 @@ class Tables:
     def _decode(self, c: int) -> Choice:
         kind, a, b = c & 0xFF, (c >> 8) & 0x7FF, (c >> 19) & 0x7FF
         pid, label = self.piece_ids, self.labels
-        if kind == C_FIRST:
+        if kind == C_FIRST_PLAYER:
             return FirstPlayer(self.seats[a])
-        if kind == C_ROLL:
+        if kind == C_ROLL_OUTCOME:
             return RollOutcome(bool(a))
         if kind == C_LEADER:
             return Leader(pid[a])
@@ -1405,17 +1341,17 @@ class Tables:
             return Assist(pid[a])
         if kind == C_INTERACT:
             return Interact(pid[a])
-        if kind == C_BONUS:
+        if kind == C_COMPLETE_BONUS:
             return CompleteBonus(pid[a])
         if kind == C_PLACE_CONTROL:
             return PlaceControl(self.control_names[a], label[b])
         if kind == C_FLIP_CONTROL:
             return FlipControl(self.control_refs[a])
-        if kind == C_ABILITY:
+        if kind == C_USE_ABILITY:
             return UseAbility(self.ability_ids[a], pid[b - 1] if b else None)
-        if kind == C_ITEM:
+        if kind == C_USE_ITEM:
             return UseItem(self.item_ids[a])
-        if kind == C_COMPANION:
+        if kind == C_COMPANION_ACTION:
             return CompanionAction(self.action_ids[a], free=bool(b))
         if kind == C_RALLY:
             return Rally()
@@ -1433,18 +1369,18 @@ class Tables:
             return Carry(pid[a])
         if kind == C_PUT:
             return Put(label[a])
-        if kind == C_TOKEN:
+        if kind == C_PLACE_TOKEN:
             return PlaceToken(pid[a], label[b])
-        if kind == C_STATUS:
+        if kind == C_GIVE_STATUS:
             return GiveStatus(self.status_ids[a])
-        if kind == C_SHIFT:
+        if kind == C_SHIFT_DOWN:
             thing, what = self.track_items[a]
             return ShiftDown(thing, what, b)
-        if kind == C_SHIFTOFF:
+        if kind == C_SHIFT_OFF:
             return ShiftOff(COLORS[a].value, b)
-        if kind == C_MINION:
+        if kind == C_MINION_CHALLENGE:
             return MinionChallenge(pid[a], pid[b])
-        if kind == C_FLAG:
+        if kind == C_FLAG_RETURN:
             return FlagReturn(pid[a])
         if kind == C_OPTION:
             return OPTIONS[a]
@@ -1479,7 +1415,7 @@ class Tables:
         if isinstance(c, Choose):
             return code(C_CHOOSE, pi[c.piece])
         if isinstance(c, RollOutcome):
-            return code(C_ROLL, int(c.won))
+            return code(C_ROLL_OUTCOME, int(c.won))
         if isinstance(c, Challenge):
             return code(C_CHALLENGE, pi[c.target])
         if isinstance(c, Place):
@@ -1487,7 +1423,7 @@ class Tables:
         if isinstance(c, Return):
             return _two(C_RETURN, pi[c.piece], sq(c.square))
         if isinstance(c, FirstPlayer):
-            return code(C_FIRST, self.seat_index[c.side])
+            return code(C_FIRST_PLAYER, self.seat_index[c.side])
         if isinstance(c, Leader):
             return code(C_LEADER, pi[c.piece])
         if isinstance(c, Assist):
@@ -1495,7 +1431,7 @@ class Tables:
         if isinstance(c, Interact):
             return code(C_INTERACT, pi[c.thing])
         if isinstance(c, CompleteBonus):
-            return code(C_BONUS, pi[c.piece])
+            return code(C_COMPLETE_BONUS, pi[c.piece])
         if isinstance(c, PlaceControl):
             return _two(C_PLACE_CONTROL, self.control_names.index(c.area), sq(c.square))
         if isinstance(c, FlipControl):
@@ -1505,11 +1441,11 @@ class Tables:
             return None
         if isinstance(c, UseAbility):
             target = 0 if c.target is None else pi[c.target] + 1
-            return code(C_ABILITY, self.ability_ids.index(c.ability), target)
+            return code(C_USE_ABILITY, self.ability_ids.index(c.ability), target)
         if isinstance(c, UseItem):
-            return code(C_ITEM, self.item_index[c.item])
+            return code(C_USE_ITEM, self.item_index[c.item])
         if isinstance(c, CompanionAction):
-            return code(C_COMPANION, self.action_ids.index(c.action), int(c.free))
+            return code(C_COMPANION_ACTION, self.action_ids.index(c.action), int(c.free))
         if isinstance(c, Rally):
             return code(C_RALLY)
         if isinstance(c, Skip):
@@ -1523,25 +1459,25 @@ class Tables:
         if isinstance(c, Put):
             return _two(C_PUT, sq(c.square))
         if isinstance(c, PlaceToken):
-            return _two(C_TOKEN, pi[c.token], sq(c.square))
+            return _two(C_PLACE_TOKEN, pi[c.token], sq(c.square))
         if isinstance(c, GiveStatus):
-            return code(C_STATUS, self.status_index[c.card])
+            return code(C_GIVE_STATUS, self.status_index[c.card])
         if isinstance(c, ShiftDown):
             return (
-                code(C_SHIFT, self._track_index[(c.thing, c.what)], c.at)
+                code(C_SHIFT_DOWN, self._track_index[(c.thing, c.what)], c.at)
                 if 0 < c.at < 2048
                 else None
             )
         if isinstance(c, ShiftOff):
             return (
-                code(C_SHIFTOFF, COLORS.index(TokenColor(c.color)), c.at)
+                code(C_SHIFT_OFF, COLORS.index(TokenColor(c.color)), c.at)
                 if 0 < c.at < 2048
                 else None
             )
         if isinstance(c, MinionChallenge):
-            return code(C_MINION, pi[c.minion], pi[c.target])
+            return code(C_MINION_CHALLENGE, pi[c.minion], pi[c.target])
         if isinstance(c, FlagReturn):
-            return code(C_FLAG, pi[c.piece])
+            return code(C_FLAG_RETURN, pi[c.piece])
         if isinstance(c, Option):
             return code(C_OPTION, OPTIONS.index(c)) if c in OPTIONS else None
         if isinstance(c, Pick):

@@ -137,7 +137,7 @@ class KernelPosition:
 
     @property
     def phase(self) -> Phase:
-        return compiled.PHASES[self.kernel.phase]
+        return compiled.PHASES[int(self.kernel.phase)]
 
     def legal(self) -> Legal:
         try:

@@ -61,12 +61,12 @@ void before_roll(Game& g) {
         if (live.nasked >= ASKED_CAP) throw std::runtime_error("too many hooks asked");
         live.asked[live.nasked++] = int16_t(key);
         int owner = hs[i].owner;
-        if (hs[i].hook == H_CHAMPION) {
+        if (hs[i].hook == H_CHAMPION_OF_THEMYSCIRA) {
             if (champion_roller(g, owner, roll)) {
                 frames_owner[nf] = owner;
-                frames_hook[nf++] = H_CHAMPION;
+                frames_hook[nf++] = H_CHAMPION_OF_THEMYSCIRA;
             }
-        } else if (hs[i].hook == H_BLOODY) {
+        } else if (hs[i].hook == H_BLOODY_TERROR) {
             if (roll.piece != owner) continue;
             const Piece& o = g.S->pieces[owner];
             if (!track_position(g, o.side, g.R->blood_item)) {
@@ -74,15 +74,15 @@ void before_roll(Game& g) {
                 continue;
             }
             frames_owner[nf] = owner;
-            frames_hook[nf++] = H_BLOODY;
+            frames_hook[nf++] = H_BLOODY_TERROR;
         }
     }
     for (int i = nf - 1; i >= 0; --i) {
         const Piece& o = g.S->pieces[frames_owner[i]];
-        if (frames_hook[i] == H_CHAMPION)
-            push_choice(g, o.side, g.R->step_champion, frames_owner[i], true, H_CHAMPION);
+        if (frames_hook[i] == H_CHAMPION_OF_THEMYSCIRA)
+            push_choice(g, o.side, g.R->step_champion, frames_owner[i], true, H_CHAMPION_OF_THEMYSCIRA);
         else
-            push_choice(g, o.side, g.R->step_blood, frames_owner[i], false, H_BLOODY);
+            push_choice(g, o.side, g.R->step_blood, frames_owner[i], false, H_BLOODY_TERROR);
     }
 }
 

@@ -69,8 +69,8 @@ void turn_start(Game& g, int pi) {
                 emit(g, e);
             }
         }
-        if (hs[i] == H_FORBIDDEN && owner.square >= 0)
-            push_choice(g, owner.side, g.R->step_tunnel, pi, true, H_FORBIDDEN);
+        if (hs[i] == H_FORBIDDEN_DEPTHS && owner.square >= 0)
+            push_choice(g, owner.side, g.R->step_tunnel, pi, true, H_FORBIDDEN_DEPTHS);
     }
 }
 
@@ -196,7 +196,7 @@ void apply_action(Game& g, int32_t c) {
         end_turn(g);
         return;
     }
-    if (kind == C_COMPANION && code_b(c)) {
+    if (kind == C_COMPANION_ACTION && code_b(c)) {
         S.companion_used = int16_t(pi);
         companion_act(g, pi, code_a(c));
         return;
@@ -225,12 +225,12 @@ void apply_action(Game& g, int32_t c) {
             assist(g, pi, code_a(c));
             break;
         case C_INTERACT:
-        case C_BONUS:
+        case C_COMPLETE_BONUS:
         case C_PLACE_CONTROL:
         case C_FLIP_CONTROL:
             interact(g, pi, c);
             break;
-        case C_ABILITY: {
+        case C_USE_ABILITY: {
             int ai = find_ability(g, pi, code_a(c));
             if (ai < 0) throw std::runtime_error("no such ability");
             int target = code_b(c) - 1;
@@ -239,10 +239,10 @@ void apply_action(Game& g, int32_t c) {
             push_steps(g, pi, a.name, a.seq, target >= 0 ? S.pieces[target].id : -1, p.standing);
             break;
         }
-        case C_COMPANION:
+        case C_COMPANION_ACTION:
             companion_act(g, pi, code_a(c));
             break;
-        case C_ITEM: {
+        case C_USE_ITEM: {
             const ItemDef& item = g.R->items[code_a(c)];
             int slot = item.cost > 0 ? std::min(item.cost, TRACK) : 0;
             if (slot) track_place(g, p.side, g.R->item_track_item[code_a(c)], slot);
@@ -473,7 +473,7 @@ void apply_unchecked(Game& g, int32_t c) {
             if (top->pieces[k] != pi) top->pieces[w++] = top->pieces[k];
         top->npieces = uint8_t(w);
         if (!w) S.nstack--;
-    } else if (kind == C_FIRST) {
+    } else if (kind == C_FIRST_PLAYER) {
         set_first_player(g, code_a(c));
         Event e = ev(E_FIRST_PLAYER);
         e.side = side_str(g, code_a(c));

@@ -1205,11 +1205,11 @@ int chance_outcomes(const AiTables& T, const Rules& R, const State& S, int32_t* 
         double lose = win_chance(T, a, f.nattack, d, f.ndefense, true);
         int n = 0;
         if (win > 0.0) {
-            codes[n] = code(C_ROLL, 1);
+            codes[n] = code(C_ROLL_OUTCOME, 1);
             probs[n++] = win;
         }
         if (lose > 0.0) {
-            codes[n] = code(C_ROLL, 0);
+            codes[n] = code(C_ROLL_OUTCOME, 0);
             probs[n++] = lose;
         }
         return n;
@@ -1217,7 +1217,7 @@ int chance_outcomes(const AiTables& T, const Rules& R, const State& S, int32_t* 
     if (!S.nstack && S.phase == P_FLIP) {
         double share = 1.0 / double(R.nsides);  // float(Fraction(1, n))
         for (int s = 0; s < R.nsides; ++s) {
-            codes[s] = code(C_FIRST, s);
+            codes[s] = code(C_FIRST_PLAYER, s);
             probs[s] = share;
         }
         return R.nsides;

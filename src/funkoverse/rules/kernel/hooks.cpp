@@ -16,24 +16,24 @@ void hook_choices(Game& g, int owner, uint8_t hook, Codes& out) {
     State& S = *g.S;
     const Piece& o = S.pieces[owner];
     switch (hook) {
-        case H_CHAMPION: {
+        case H_CHAMPION_OF_THEMYSCIRA: {
             Frame* roll = nearest_roll(g);
             if (!roll || !champion_roller(g, owner, *roll)) return;
             out.push_back(code(C_OPTION, OPT_CHAMPION_ADD));
             return;
         }
-        case H_BLOODY:
+        case H_BLOODY_TERROR:
             if (!track_position(g, o.side, g.R->blood_item)) return;
             out.push_back(code(C_OPTION, OPT_BLOOD_DIE));
             out.push_back(code(C_OPTION, OPT_BLOOD_PLACE));
             return;
-        case H_FORBIDDEN: {
+        case H_FORBIDDEN_DEPTHS: {
             if (o.square < 0) return;
             int sq = o.square;
             token_place_options(g, owner, R_TUNNEL, &sq, 1, out);
             return;
         }
-        case H_MADE_ME:
+        case H_MADE_ME_FROM_DEAD:
             token_off_options(g, o.side, out);
             return;
         default:
@@ -46,7 +46,7 @@ void hook_choose(Game& g, int owner, uint8_t hook, int32_t c) {
     State& S = *g.S;
     Piece& o = S.pieces[owner];
     switch (hook) {
-        case H_CHAMPION: {  // Champion of Themyscira: the die joins the roll of her side
+        case H_CHAMPION_OF_THEMYSCIRA: {  // Champion of Themyscira: the die joins the roll of her side
             Frame* roll = nearest_roll(g);
             if (!roll) return;
             int side = champion_roller(g, owner, *roll);
@@ -69,7 +69,7 @@ void hook_choose(Game& g, int owner, uint8_t hook, int32_t c) {
             emit(g, e);
             return;
         }
-        case H_BLOODY: {  // The Bloody Terror of Transylvania
+        case H_BLOODY_TERROR: {  // The Bloody Terror of Transylvania
             if (code_a(c) == OPT_BLOOD_PLACE) {
                 track_place(g, o.side, g.R->blood_item, BLOOD_SLOT);
                 Event e = ev(E_DIE_PLACED);
@@ -94,10 +94,10 @@ void hook_choose(Game& g, int owner, uint8_t hook, int32_t c) {
             }
             return;
         }
-        case H_FORBIDDEN:
+        case H_FORBIDDEN_DEPTHS:
             place_token(g, owner, c);
             return;
-        case H_MADE_ME:
+        case H_MADE_ME_FROM_DEAD:
             token_off(g, o.side, c);
             return;
         default:

@@ -16,36 +16,15 @@
 #include <string>
 #include <vector>
 
+// the enums, limits and numbers the kernel shares with funkoverse.rules (rules/schema.py)
+#include "schema.hpp"
+
 namespace fk {
 
-constexpr int MAX_SQUARES = 256;      // 4 x 64 bits; a larger map is played by the Python engine
-constexpr int MAX_PIECES = 160;       // the game's pieces plus the pre-check's trial tokens
-constexpr int MAX_SIDES = 4;          // Free-for-All and More Players
-constexpr int TRACK = 4;              // Cooldown Tracks: "numbered 1 to 4"
-constexpr int SLOT_CAP = 24;          // things on one space of a cooldown track
-constexpr int STACK_CAP = 40;         // frames of work in progress
-constexpr int STATUS_CAP = 8;         // status cards by one character
-constexpr int ITEM_CAP = 4;           // items held by one character
-constexpr int TARGETS_CAP = 24;       // what one ability challenges (18 rivals in a free-for-all)
-constexpr int DICE_CAP = 16;          // dice of one side of a roll
-constexpr int ASKED_CAP = 24;         // hooks asked before one roll
-constexpr int RETURN_CAP = 16;        // characters of one return frame
-constexpr int PICK_CAP = 6;           // characters one side drafts (a scenario's largest team)
-constexpr int GIFT_CAP = ITEM_CAP;    // items one side drafts
 constexpr int32_t NIL = INT32_MIN;    // an absent number (Python's None)
 constexpr int16_t NIL16 = INT16_MIN;  // an absent step parameter
 
-// The rulebook's numbers (funkoverse.rules.numbers).
-constexpr int ACTIONS_PER_TURN = 2;
-constexpr int RALLY_ACTIONS = 2;
-constexpr int BASIC_MOVE = 2;
-constexpr int BASIC_CHALLENGE_DICE = 2;
-constexpr int KNOCKED_OUT_SLOT = 1;
-constexpr int COMPANION_SLOT = 1;
-constexpr int POINT_MARKER_SLOT = 4;
-constexpr int POINT_MARKER_POINTS = 1;
-constexpr int FLAG_POINTS = 2;
-constexpr int CONTROL_MARKERS = 3;
+// The numbers of cards the kernel plays (their hooks)
 constexpr int CHAMPION_SLOT = 2;
 constexpr int BLOOD_SLOT = 3;
 constexpr int TUNNEL_REACH = 5;
@@ -107,104 +86,17 @@ struct Bits {
 
 // --------------------------------------------------------------------------- kinds
 
-enum Kind : uint8_t { K_CHARACTER, K_BASIC, K_MINION, K_COMPANION, K_BONUS, K_TOKEN, K_MARKER };
-inline bool blocking_kind(int k) { return k <= K_BONUS; }            // BLOCKING_KINDS
+inline bool blocking_kind(int k) { return k <= K_BONUS_OBJECTIVE; }            // BLOCKING_KINDS
 inline bool knockable_kind(int k) { return k <= K_BASIC; }           // KNOCKABLE_KINDS
 inline bool rival_kind(int k) { return k <= K_COMPANION; }           // RIVAL_KINDS
 inline bool character_kind(int k) { return k <= K_BASIC; }          // Piece.is_character
 
-enum Role : uint8_t { R_NONE, R_POINT, R_FLAG, R_CONTROL, R_TUNNEL, R_MINION, R_BONUS };
 
-enum Phase : uint8_t { P_FLIP, P_DRAFT, P_SECRET, P_PLACE, P_CHOOSE, P_ACT, P_OVER };
 
-enum Color : uint8_t { YELLOW, RED, BLUE, GRAY };
 
-// What a thing on a cooldown track is (its TrackItem's first word).
-enum TrackKind : uint8_t { T_TOKEN, T_CHARACTER, T_COMPANION, T_POINT, T_ITEM, T_DIE, T_COMPONENT };
 
-// The words of the effects vocabulary (vocabulary.OPS), and the purposes hooks and the
-// scenario ask decisions for.
-enum Op : uint8_t {
-    OP_STAND_UP,  // stand_up
-    OP_STAND_UP_OR_SHIFT_OFF,  // stand_up_or_shift_off
-    OP_MOVE,  // move
-    OP_CHALLENGE,  // challenge
-    OP_CHALLENGE_EACH,  // challenge_each
-    OP_ASSIST,  // assist
-    OP_INTERACT,  // interact
-    OP_PUSH_ONE,  // push_adjacent_rival
-    OP_PUSH_EACH,  // push_each_adjacent_rival
-    OP_PULL_SEEN,  // pull_rival_seen
-    OP_PULL_TARGET,  // pull_target
-    OP_PLACE_SELF,  // place_self_adjacent_to_rival
-    OP_CHOOSE_ADJACENT,  // choose_adjacent_character
-    OP_PLACE_CHOSEN,  // place_chosen_adjacent
-    OP_PLACE_TOKEN,  // place_token
-    OP_PLACE_MINION,  // place_minion
-    OP_MINION_CHALLENGE,  // minion_challenge
-    OP_GIVE_STATUS,  // give_status
-    OP_STATUS,  // _status
-    OP_SHIFT_OFF,  // shift_off
-    OP_SHIFT_DOWN,  // shift_down
-    OP_SHIFT_OFF_TOKEN,  // shift_off_token
-    OP_CHAMPION,  // champion
-    OP_BLOOD,  // blood
-    OP_TUNNEL,  // tunnel
-    OP_FLAG_RETURN,  // flag_return
-    OP_COUNT
-};
 
-// The named hooks of the shipped cards (content/hooks).
-enum Hook : uint8_t {
-    H_CHAMPION,   // champion-of-themyscira
-    H_PREDATORY,  // predatory-senses
-    H_BLOODY,     // bloody-terror
-    H_FORBIDDEN,  // forbidden-depths
-    H_MADE_ME,    // made-me-from-dead
-    H_SHE_SEES,   // she-sees
-    H_SNEAKING,   // sneaking
-    H_COUNT,
-    H_SCENARIO = 254,  // a decision the scenario asks
-    H_NONE = 255
-};
 
-// The kinds of choices (choices.py), the first field of a choice's code.
-enum ChoiceKind : uint8_t {
-    C_FIRST,
-    C_ROLL,
-    C_LEADER,
-    C_PLACE,
-    C_RETURN,
-    C_CHOOSE,
-    C_MOVE,
-    C_CHALLENGE,
-    C_ASSIST,
-    C_INTERACT,
-    C_BONUS,
-    C_PLACE_CONTROL,
-    C_FLIP_CONTROL,
-    C_ABILITY,
-    C_ITEM,
-    C_COMPANION,
-    C_RALLY,
-    C_END,
-    C_SKIP,
-    C_TARGET,
-    C_PUSH,
-    C_PULL,
-    C_CARRY,
-    C_PUT,
-    C_TOKEN,
-    C_STATUS,
-    C_SHIFT,
-    C_SHIFTOFF,
-    C_MINION,
-    C_FLAG,
-    C_OPTION,
-    C_PICK,  // a: the draft's pool entry (the first with that card)
-    C_GIVE,  // a: the item (Rules::items), b: the holder's pool entry
-    C_KINDS
-};
 
 // A choice as one integer: kind in the low 8 bits, then two fields of 11 bits. The
 // fields are indexes of the game's tables (pieces, squares, abilities, track items...).
@@ -213,66 +105,7 @@ inline int code_kind(int32_t c) { return c & 0xff; }
 inline int code_a(int32_t c) { return (c >> 8) & 0x7ff; }
 inline int code_b(int32_t c) { return (c >> 19) & 0x7ff; }
 
-// Option words of the hooks ("champion:add", "blood:die", "blood:place").
-enum OptionValue : uint8_t { OPT_CHAMPION_ADD, OPT_BLOOD_DIE, OPT_BLOOD_PLACE };
 
-enum EventKind : uint8_t {
-    E_FIRST_PLAYER,
-    E_PICKED,
-    E_ITEM_CHOSEN,
-    E_TEAM_REVEALED,
-    E_LEADER_PICKED,
-    E_LEADER_REVEALED,
-    E_PLACED,
-    E_RETURNED,
-    E_TURN,
-    E_OFF_THE_TRACK,
-    E_EXTRA_ACTION,
-    E_MOVED,
-    E_CHALLENGE,
-    E_DICE,
-    E_CHALLENGE_LOST,
-    E_KNOCKED_DOWN,
-    E_KNOCKED_OUT,
-    E_COMPANION_OUT,
-    E_TOKEN_REMOVED,
-    E_STOOD_UP,
-    E_ASSISTED,
-    E_RALLIED,
-    E_ABILITY,
-    E_ITEM_USED,
-    E_COMPANION_ACTS,
-    E_ABILITY_STOPPED,
-    E_ABILITY_ENDED,
-    E_PUSHED,
-    E_PULLED,
-    E_PLACED_BESIDE,
-    E_CARRY_CHOSEN,
-    E_CARRIED,
-    E_TOKEN_PLACED,
-    E_TOKEN_DISCARDED,
-    E_STATUS_GIVEN,
-    E_STATUS_DISCARDED,
-    E_SHIFTED_DOWN,
-    E_SHIFTED_OFF,
-    E_TOKEN_BACK,
-    E_MARKER_BACK,
-    E_POINT_MARKER,
-    E_FLAG_RETURN,
-    E_NO_RETURN,
-    E_CONTROL_PLACED,
-    E_CONTROL_FLIPPED,
-    E_BONUS_COMPLETED,
-    E_POINTS,
-    E_TARGET_REACHED,
-    E_DIE_ADDED,
-    E_DIE_PLACED,
-    E_DECLINED,
-    E_EXHAUSTED,
-    E_ROUND_BEGINS,
-    E_WINNER,
-    E_KINDS
-};
 
 // One event; string fields are indexes of Rules::strings (-1: None), squares are square
 // indexes (-1: None), numbers NIL for None.
@@ -465,36 +298,6 @@ struct Rules {
     std::vector<int16_t> piece_track_item;        // per piece: ("character"/"companion"/"point", id)
 };
 
-// indexes of Rules::str_misc
-enum Misc {
-    S_ULTIMATE_TURN,      // "the ultimate character's turn"
-    S_ULTIMATE_RULE,      // "Ultimate Mode Rules"
-    S_DECREASE_RULE,      // "Glossary: Decreasing an Ability Cost"
-    S_FIRST_GAME_RULE,    // "Winning Your First Game"
-    S_RALLY_WHY,          // "Rally: both actions to stand up"
-    S_ASSIST,             // "Assist"
-    S_BASIC_CHALLENGE,    // "basic challenge"
-    S_MINION_TOKEN,       // "minion token"
-    S_CHALLENGE,          // "challenge"
-    S_TARGET_GONE,        // "its target cannot be challenged"
-    S_KNOCK_OUT,          // "knock-out"
-    S_CONTROL_SHOWING,    // "control markers showing its color"
-    S_CONTROL_MOST,       // "the most control markers"
-    S_FLAG_WHY,           // "a return from the rival flag"
-    S_CHAMPION_DIE,       // "Champion die"
-    S_CHAMPION_RULE,      // "Champion of Themyscira"
-    S_BLOOD_TOKEN,        // "Blood token"
-    S_BLOOD_DIE,          // "Blood die"
-    S_BLOOD_RULE,         // "The Bloody Terror of Transylvania"
-    S_TUNNEL,             // "Tunnel"
-    S_FORBIDDEN_RULE,     // "Forbidden Depths"
-    S_SNEAKING_ID,        // "sneaking"
-    S_SNEAKING_NAME,      // the Sneaking card's name
-    S_SNEAKING_RULE,      // "Sneaking"
-    S_MINION,             // "minion"
-    S_HIDDEN,             // "?"
-    S_MISC_COUNT
-};
 
 // --------------------------------------------------------------------------- the state
 
@@ -568,7 +371,6 @@ struct SideState {
     }
 };
 
-enum FrameType : uint8_t { F_STEPS, F_CHOICE, F_ROLL, F_RETURN, F_TURN_START, F_ROUND_END };
 
 struct Frame {
     uint8_t type;

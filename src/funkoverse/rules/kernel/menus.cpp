@@ -28,7 +28,7 @@ void place_options(Game& g, Codes& out) {
         int giver = seat_before(g, side);
         for (int i = 0; i < S.npieces; ++i) {
             const Piece& p = S.pieces[i];
-            if (p.kind == K_BONUS && p.side == giver && !p.placed) waiting[nw++] = i;
+            if (p.kind == K_BONUS_OBJECTIVE && p.side == giver && !p.placed) waiting[nw++] = i;
         }
     }
     if (!nw) return;
@@ -77,8 +77,8 @@ void companion_options(Game& g, int pi, Codes& out, bool free_only) {
         for (int16_t a : g.R->companions[cdef].actions) {
             const ItemDef& action = g.R->actions[a];
             if (action.challenge_action && !possible_target(g, comps[k], action.seq, 0)) continue;
-            if (g.S->companion_used != pi) out.push_back(code(C_COMPANION, action.key, 1));
-            if (!free_only) out.push_back(code(C_COMPANION, action.key, 0));
+            if (g.S->companion_used != pi) out.push_back(code(C_COMPANION_ACTION, action.key, 1));
+            if (!free_only) out.push_back(code(C_COMPANION_ACTION, action.key, 0));
         }
     }
 }
@@ -108,14 +108,14 @@ void ability_options(Game& g, int pi, Codes& out) {
             int nt = first_challenge_targets(g, pi, a, targets);
             for (int t = 0; t < nt; ++t) {
                 int cost = ability_cost(g, abil[i], targets[t]);
-                if (cost < 1 || side.pool[a.color] > 0) out.push_back(code(C_ABILITY, a.key, targets[t] + 1));
+                if (cost < 1 || side.pool[a.color] > 0) out.push_back(code(C_USE_ABILITY, a.key, targets[t] + 1));
             }
             continue;
         }
         int cost = ability_cost(g, abil[i], -1);
         if (cost >= 1 && side.pool[a.color] <= 0) continue;
         if (a.challenge_action && !possible_target(g, pi, a.seq, 0)) continue;
-        out.push_back(code(C_ABILITY, a.key));
+        out.push_back(code(C_USE_ABILITY, a.key));
     }
 }
 
@@ -127,7 +127,7 @@ void item_options(Game& g, int pi, Codes& out) {
         if (item.cost == 0 && !item.basic_action) continue;
         if (track_position(g, p.side, g.R->item_track_item[p.items[k]])) continue;
         if (item.challenge_action && !possible_target(g, pi, item.seq, 0)) continue;
-        out.push_back(code(C_ITEM, item.key));
+        out.push_back(code(C_USE_ITEM, item.key));
     }
 }
 
@@ -184,8 +184,8 @@ void legal(Game& g, Codes& out) {
     if (S.nstack) {
         const Frame& top = S.stack[S.nstack - 1];
         if (top.type == F_ROLL) {
-            out.push_back(code(C_ROLL, 1));
-            out.push_back(code(C_ROLL, 0));
+            out.push_back(code(C_ROLL_OUTCOME, 1));
+            out.push_back(code(C_ROLL_OUTCOME, 0));
             return;
         }
         if (top.type == F_CHOICE) {
@@ -201,7 +201,7 @@ void legal(Game& g, Codes& out) {
     }
     switch (S.phase) {
         case P_FLIP:
-            for (int s = 0; s < g.R->nsides; ++s) out.push_back(code(C_FIRST, s));
+            for (int s = 0; s < g.R->nsides; ++s) out.push_back(code(C_FIRST_PLAYER, s));
             return;
         case P_DRAFT:
             draft_options(g, out);
@@ -231,7 +231,7 @@ bool is_legal(Game& g, int32_t c) {
     int kind = code_kind(c);
     if (S.nstack) {
         const Frame& top = S.stack[S.nstack - 1];
-        if (top.type == F_ROLL) return kind == C_ROLL && code_a(c) <= 1 && code_b(c) == 0;
+        if (top.type == F_ROLL) return kind == C_ROLL_OUTCOME && code_a(c) <= 1 && code_b(c) == 0;
         if (top.type == F_CHOICE || top.type == F_RETURN) {
             Codes options;
             Frame f = top;
@@ -256,7 +256,7 @@ bool is_legal(Game& g, int32_t c) {
     if (kind == C_END) return c == code(C_END);
     int pi = S.active;
     if (S.actions_left <= 0) {
-        if (kind != C_COMPANION || !code_b(c)) return false;
+        if (kind != C_COMPANION_ACTION || !code_b(c)) return false;
         Codes options;
         companion_options(g, pi, options, true);
         return std::find(options.begin(), options.end(), c) != options.end();
@@ -264,10 +264,10 @@ bool is_legal(Game& g, int32_t c) {
     const Piece& p = S.pieces[pi];
     Codes options;
     switch (kind) {
-        case C_COMPANION:
+        case C_COMPANION_ACTION:
             companion_options(g, pi, options);
             break;
-        case C_ABILITY:
+        case C_USE_ABILITY:
             ability_options(g, pi, options);
             break;
         case C_RALLY:
@@ -295,7 +295,7 @@ bool is_legal(Game& g, int32_t c) {
                         if (buf[i] == code_a(c)) return true;
                     return false;
                 }
-                case C_ITEM:
+                case C_USE_ITEM:
                     item_options(g, pi, options);
                     break;
                 default:

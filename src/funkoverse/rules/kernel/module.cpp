@@ -284,12 +284,12 @@ enum PieceField : uint8_t { PF_A = 1, PF_B = 2, PF_B_PLUS_1 = 4 };
 uint8_t piece_fields(int kind) {
     switch (kind) {
         case C_LEADER: case C_PLACE: case C_RETURN: case C_CHOOSE: case C_CHALLENGE: case C_ASSIST:
-        case C_INTERACT: case C_BONUS: case C_FLIP_CONTROL: case C_TARGET: case C_PUSH: case C_PULL:
-        case C_CARRY: case C_TOKEN: case C_FLAG:
+        case C_INTERACT: case C_COMPLETE_BONUS: case C_FLIP_CONTROL: case C_TARGET: case C_PUSH: case C_PULL:
+        case C_CARRY: case C_PLACE_TOKEN: case C_FLAG_RETURN:
             return PF_A;
-        case C_MINION:
+        case C_MINION_CHALLENGE:
             return PF_A | PF_B;
-        case C_ABILITY:
+        case C_USE_ABILITY:
             return PF_B_PLUS_1;
         default:
             return 0;
@@ -787,6 +787,27 @@ PYBIND11_MODULE(_kernel, m) {
         .def("sight", &sight_of)
         .def_readonly("n", &Board::n);
     py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules").def(py::init(&make_rules));
+    // the names the kernel was built with (schema.hpp), for a test to hold them to the Python rules'
+    m.def("schema", []() {
+        py::dict out;
+        auto names = [](const char* const* first, int n) { return std::vector<std::string>(first, first + n); };
+        out["Kind"] = names(KIND_NAMES, KIND_SIZE);
+        out["Role"] = names(ROLE_NAMES, ROLE_SIZE);
+        out["Phase"] = names(PHASE_NAMES, PHASE_SIZE);
+        out["Color"] = names(COLOR_NAMES, COLOR_SIZE);
+        out["TrackKind"] = names(TRACK_KIND_NAMES, TRACK_KIND_SIZE);
+        out["Op"] = names(OP_NAMES, OP_SIZE);
+        out["Hook"] = names(HOOK_NAMES, HOOK_SIZE);
+        out["ChoiceKind"] = names(CHOICE_KIND_NAMES, CHOICE_KIND_SIZE);
+        out["OptionValue"] = names(OPTION_VALUE_NAMES, OPTION_VALUE_SIZE);
+        out["EventKind"] = names(EVENT_KIND_NAMES, EVENT_KIND_SIZE);
+        out["FrameType"] = names(FRAME_TYPE_NAMES, FRAME_TYPE_SIZE);
+        out["Misc"] = names(MISC_NAMES, MISC_SIZE);
+        py::dict limits;
+        for (int k = 0; k < LIMIT_SIZE; ++k) limits[LIMIT_NAMES[k]] = LIMIT_VALUES[k];
+        out["limits"] = limits;
+        return out;
+    });
     py::class_<Shadow>(m, "Shadow").def(py::init<>());
     py::class_<Kernel>(m, "Kernel")
         .def(py::init<std::shared_ptr<Rules>>())

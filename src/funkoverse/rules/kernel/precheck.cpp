@@ -60,7 +60,7 @@ bool rest_from(Game& g, int pi, const Bits& squares, int seq, int rest) {
 bool with_tokens_on(Game& g, int pi, int model, const Codes& options, int seq, int rest) {
     Bits targets;
     for (int32_t o : options)
-        if (code_kind(o) == C_TOKEN) targets.set(code_b(o));
+        if (code_kind(o) == C_PLACE_TOKEN) targets.set(code_b(o));
     State& S = *g.S;
     int was = S.npieces;
     Piece copy = S.pieces[model];
@@ -189,11 +189,11 @@ Reach step_reach(Game& g, int pi, int step, Bits& squares, int seq, int rest) {
             });
             return hit ? REACH_TRUE : REACH_FALSE;
         }
-        case OP_PUSH_ONE:
-        case OP_CHOOSE_ADJACENT:
+        case OP_PUSH_ADJACENT_RIVAL:
+        case OP_CHOOSE_ADJACENT_CHARACTER:
         case OP_PLACE_MINION:
             return play_out(g, pi, step, squares, seq, rest) ? REACH_TRUE : REACH_FALSE;
-        case OP_PULL_SEEN: {  // vocabulary._pull_seen_reach
+        case OP_PULL_RIVAL_SEEN: {  // vocabulary._pull_seen_reach
             const Piece& me = S.pieces[pi];
             if (has_challenge_target(g, pi, -1)) return REACH_TRUE;
             const Bits& near = g.B().adjacent_bits[me.square];
@@ -203,7 +203,7 @@ Reach step_reach(Game& g, int pi, int step, Bits& squares, int seq, int rest) {
                 if (near.test(code_b(o))) return REACH_TRUE;
             return REACH_FALSE;
         }
-        case OP_PLACE_SELF: {  // vocabulary._place_self_reach
+        case OP_PLACE_SELF_ADJACENT_TO_RIVAL: {  // vocabulary._place_self_reach
             bool hit = false;
             squares.each([&](int sq) {
                 if (hit) return;

@@ -205,7 +205,7 @@ inline const StepDef& step_of(Game& g, int step) { return g.R->steps[step]; }
 
 inline bool possible_target(Game& g, int pi, int seq, int from) { return possible_target_from(g, pi, seq, from); }
 
-inline bool op_repeats(const StepDef& s) { return s.op == OP_CHALLENGE_EACH || s.op == OP_PUSH_EACH; }
+inline bool op_repeats(const StepDef& s) { return s.op == OP_CHALLENGE_EACH || s.op == OP_PUSH_EACH_ADJACENT_RIVAL; }
 
 // menus.seat_before
 inline int seat_before(Game& g, int side) { return (side - 1 + g.R->nsides) % g.R->nsides; }

@@ -217,8 +217,8 @@ void scenario_interactions(Game& g, int actor, const Bits& squares, Codes& out) 
     }
     for (int i = 0; i < S.npieces; ++i) {
         const Piece& p = S.pieces[i];
-        if (p.kind == K_BONUS && p.side == a.side && p.square >= 0 && squares.test(p.square))
-            out.push_back(code(C_BONUS, i));
+        if (p.kind == K_BONUS_OBJECTIVE && p.side == a.side && p.square >= 0 && squares.test(p.square))
+            out.push_back(code(C_COMPLETE_BONUS, i));
     }
 }
 
@@ -227,7 +227,7 @@ bool scenario_interact(Game& g, int actor, int32_t c) {
     State& S = *g.S;
     const Piece& a = S.pieces[actor];
     int kind = code_kind(c);
-    if (kind == C_BONUS) {
+    if (kind == C_COMPLETE_BONUS) {
         Piece& marker = S.pieces[code_a(c)];
         const BonusDef& card = g.R->bonuses[g.R->bonus_of_string[marker.ref]];
         marker.square = -1;
@@ -305,12 +305,12 @@ void scenario_choices(Game& g, int decider, Codes& out) {
     int n = flag_returners(g, decider, buf);
     const SideState& s = g.S->sides[decider];
     for (int i = 0; i < n; ++i)
-        if (!returned_already(s, buf[i])) out.push_back(code(C_FLAG, buf[i]));
+        if (!returned_already(s, buf[i])) out.push_back(code(C_FLAG_RETURN, buf[i]));
 }
 
 // Scenario.choose: a returned character goes to its starting area and scores 2 points
 void scenario_choose(Game& g, int decider, int32_t c) {
-    if (code_kind(c) != C_FLAG) return;
+    if (code_kind(c) != C_FLAG_RETURN) return;
     int pi = code_a(c);
     Piece& p = g.S->pieces[pi];
     SideState& s = g.S->sides[decider];

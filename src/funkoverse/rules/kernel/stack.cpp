@@ -75,7 +75,7 @@ void react_senses(Game& g, int subject) {
     int nf = 0;
     const int subject_side = g.S->pieces[subject].side;
     for (int i = 0; i < n; ++i) {
-        if (hs[i].hook != H_PREDATORY) continue;
+        if (hs[i].hook != H_PREDATORY_SENSES) continue;
         const Piece& owner = g.S->pieces[hs[i].owner];
         if (subject_side == owner.side || owner.square < 0 || !owner.standing) continue;
         owners[nf++] = hs[i].owner;

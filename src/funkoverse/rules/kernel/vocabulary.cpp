@@ -36,7 +36,7 @@ void interact_targets(Game& g, int pi, bool only_point, Codes& out) {
         OwnedHook hs[64];
         int n = all_hooks(g, hs);
         for (int i = 0; i < n; ++i) {
-            if (hs[i].hook != H_FORBIDDEN) continue;
+            if (hs[i].hook != H_FORBIDDEN_DEPTHS) continue;
             const Piece& owner = g.S->pieces[hs[i].owner];
             if (p.side == owner.side) continue;
             int toks[MAX_PIECES];
@@ -67,7 +67,7 @@ void interact(Game& g, int pi, int32_t c) {
     OwnedHook hs[64];
     int n = all_hooks(g, hs);
     for (int i = 0; i < n; ++i) {
-        if (hs[i].hook != H_FORBIDDEN || code_kind(c) != C_INTERACT) continue;
+        if (hs[i].hook != H_FORBIDDEN_DEPTHS || code_kind(c) != C_INTERACT) continue;
         const Piece& owner = g.S->pieces[hs[i].owner];
         Piece& tk = g.S->pieces[code_a(c)];
         if (!(tk.role == R_TUNNEL && tk.side == owner.side && (tk.kind == K_TOKEN || tk.kind == K_MINION)))
@@ -157,12 +157,12 @@ void token_place_options(Game& g, int pi, int role, const int* squares, int nsq,
     int nt = tokens_of(g, g.S->pieces[pi].side, role, toks);
     for (int t = 0; t < nt; ++t)
         if (g.S->pieces[toks[t]].square < 0) {
-            for (int i = 0; i < nsq; ++i) out.push_back(code(C_TOKEN, toks[t], squares[i]));
+            for (int i = 0; i < nsq; ++i) out.push_back(code(C_PLACE_TOKEN, toks[t], squares[i]));
             return;
         }
     for (int t = 0; t < nt; ++t)
         for (int i = 0; i < nsq; ++i)
-            if (squares[i] != g.S->pieces[toks[t]].square) out.push_back(code(C_TOKEN, toks[t], squares[i]));
+            if (squares[i] != g.S->pieces[toks[t]].square) out.push_back(code(C_PLACE_TOKEN, toks[t], squares[i]));
 }
 
 void token_options(Game& g, int pi, const StepDef& s, Codes& out) {
@@ -197,7 +197,7 @@ void minion_challenges(Game& g, int side, Codes& out) {
     for (int t = 0; t < nt; ++t) {
         if (g.S->pieces[toks[t]].square < 0) continue;
         int n = challenge_targets(g, toks[t], -1, targets);
-        for (int i = 0; i < n; ++i) out.push_back(code(C_MINION, toks[t], targets[i]));
+        for (int i = 0; i < n; ++i) out.push_back(code(C_MINION_CHALLENGE, toks[t], targets[i]));
     }
 }
 
@@ -231,7 +231,7 @@ void give_status(Game& g, int pi, int card) {
     int n = hooks_of(g, pi, hs);
     int frames = 0;
     for (int i = 0; i < n; ++i) {
-        if (hs[i] != H_MADE_ME) continue;
+        if (hs[i] != H_MADE_ME_FROM_DEAD) continue;
         int group = g.R->statuses[card].group;
         int given = 0;
         for (int k = 0; k < p.nstat; ++k)
@@ -239,7 +239,7 @@ void give_status(Game& g, int pi, int card) {
         if (group >= 0 && g.R->strings[group] == "bride" && given == 4) frames += 2;
     }
     for (int i = 0; i < frames; ++i)
-        push_choice(g, p.side, g.R->step_shift_off_token, pi, false, H_MADE_ME);
+        push_choice(g, p.side, g.R->step_shift_off_token, pi, false, H_MADE_ME_FROM_DEAD);
 }
 
 void token_off_options(Game& g, int side, Codes& out) {
@@ -248,7 +248,7 @@ void token_off_options(Game& g, int side, Codes& out) {
         for (int i = 0; i < s.nslot[k]; ++i) {
             const TrackItemDef& t = g.R->track_items[s.slot[k][i]];
             if (t.kind != T_TOKEN) continue;
-            int32_t c = code(C_SHIFTOFF, t.color, k + 1);
+            int32_t c = code(C_SHIFT_OFF, t.color, k + 1);
             if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
         }
 }
@@ -267,7 +267,7 @@ void shift_down_options(Game& g, int pi, const StepDef& s, Codes& out) {
         for (int i = 0; i < side.nslot[k]; ++i) {
             int item = side.slot[k][i];
             if (!(s.kinds & (1u << g.R->track_items[item].kind))) continue;
-            int32_t c = code(C_SHIFT, item, k + 1);
+            int32_t c = code(C_SHIFT_DOWN, item, k + 1);
             if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
         }
 }

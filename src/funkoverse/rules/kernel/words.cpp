@@ -37,20 +37,20 @@ void op_options(Game& g, const Frame& cf, Codes& out) {
         case OP_INTERACT:
             interact_targets(g, pi, s.only_point_marker, out);
             break;
-        case OP_PUSH_ONE: {
+        case OP_PUSH_ADJACENT_RIVAL: {
             int buf[MAX_PIECES];
             int n = adjacent_rivals(g, pi, buf);
             for (int i = 0; i < n; ++i) push_options_for(g, pi, buf[i], s.get(s.squares, 1), out);
             break;
         }
-        case OP_PUSH_EACH: {
+        case OP_PUSH_EACH_ADJACENT_RIVAL: {
             int buf[MAX_PIECES];
             int n = adjacent_rivals(g, pi, buf);
             for (int i = 0; i < n; ++i)
                 if (!in_targets_so_far(g, S.pieces[buf[i]].id)) push_options_for(g, pi, buf[i], s.get(s.squares, 1), out);
             break;
         }
-        case OP_PULL_SEEN:
+        case OP_PULL_RIVAL_SEEN:
             pull_seen_options(g, pi, s.get(s.squares, 1), out);
             break;
         case OP_PULL_TARGET: {
@@ -62,10 +62,10 @@ void op_options(Game& g, const Frame& cf, Codes& out) {
             dests.each([&](int sq) { out.push_back(code(C_PULL, target, sq)); });
             break;
         }
-        case OP_PLACE_SELF:
+        case OP_PLACE_SELF_ADJACENT_TO_RIVAL:
             place_self_options(g, pi, s.get(s.within, 1), out);
             break;
-        case OP_CHOOSE_ADJACENT: {
+        case OP_CHOOSE_ADJACENT_CHARACTER: {
             Bits squares = adjacent_set(g, pi);
             for (int i = 0; i < S.npieces; ++i) {
                 const Piece& p = S.pieces[i];
@@ -74,7 +74,7 @@ void op_options(Game& g, const Frame& cf, Codes& out) {
             }
             break;
         }
-        case OP_PLACE_CHOSEN: {
+        case OP_PLACE_CHOSEN_ADJACENT: {
             Frame* f = nearest_steps(g);
             int chosen = f ? piece_of(g, f->chosen) : -1;
             if (chosen < 0 || S.pieces[chosen].square < 0 || S.pieces[pi].square < 0) break;
@@ -104,7 +104,7 @@ void op_options(Game& g, const Frame& cf, Codes& out) {
         case OP_STATUS: {
             int buf[64];
             int n = free_statuses(g, s.group, S.pieces[pi].side, buf);
-            for (int i = 0; i < n; ++i) out.push_back(code(C_STATUS, buf[i]));
+            for (int i = 0; i < n; ++i) out.push_back(code(C_GIVE_STATUS, buf[i]));
             break;
         }
         case OP_SHIFT_DOWN:
@@ -139,8 +139,8 @@ void op_apply(Game& g, const Frame& cf, int pi, int32_t c) {
         case OP_INTERACT:
             interact(g, pi, c);
             break;
-        case OP_PUSH_ONE:
-        case OP_PUSH_EACH: {
+        case OP_PUSH_ADJACENT_RIVAL:
+        case OP_PUSH_EACH_ADJACENT_RIVAL: {
             Piece& target = S.pieces[code_a(c)];
             int16_t origin = sq_or_none(target.square);
             target.square = int16_t(code_b(c));
@@ -157,7 +157,7 @@ void op_apply(Game& g, const Frame& cf, int pi, int32_t c) {
             emit(g, e);
             break;
         }
-        case OP_PULL_SEEN:
+        case OP_PULL_RIVAL_SEEN:
         case OP_PULL_TARGET: {
             Piece& target = S.pieces[code_a(c)];
             int16_t origin = sq_or_none(target.square);
@@ -172,7 +172,7 @@ void op_apply(Game& g, const Frame& cf, int pi, int32_t c) {
             emit(g, e);
             break;
         }
-        case OP_PLACE_SELF: {
+        case OP_PLACE_SELF_ADJACENT_TO_RIVAL: {
             Piece& me = S.pieces[pi];
             me.square = int16_t(code_b(c));
             Frame* f = nearest_steps(g);
@@ -184,7 +184,7 @@ void op_apply(Game& g, const Frame& cf, int pi, int32_t c) {
             emit(g, e);
             break;
         }
-        case OP_CHOOSE_ADJACENT: {
+        case OP_CHOOSE_ADJACENT_CHARACTER: {
             Frame* f = nearest_steps(g);
             if (f) f->chosen = S.pieces[code_a(c)].id;
             Event e = ev(E_CARRY_CHOSEN);
@@ -193,7 +193,7 @@ void op_apply(Game& g, const Frame& cf, int pi, int32_t c) {
             emit(g, e);
             break;
         }
-        case OP_PLACE_CHOSEN: {
+        case OP_PLACE_CHOSEN_ADJACENT: {
             Frame* f = nearest_steps(g);
             int chosen = f ? piece_of(g, f->chosen) : -1;
             if (chosen < 0) throw std::runtime_error("nothing chosen to place");

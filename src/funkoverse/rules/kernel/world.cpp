@@ -131,7 +131,7 @@ int defense_of(Game& g, int pi) {
     OwnedHook hs[64];
     int n = all_hooks(g, hs);
     for (int i = 0; i < n; ++i) {
-        if (hs[i].hook != H_BLOODY || hs[i].owner != pi) continue;
+        if (hs[i].hook != H_BLOODY_TERROR || hs[i].owner != pi) continue;
         const Piece& owner = g.S->pieces[hs[i].owner];
         if (g.R->blood_item >= 0 && track_position(g, owner.side, g.R->blood_item)) {
             add += 1;
@@ -172,7 +172,7 @@ int tokens_of(Game& g, int side, int role, int* out) {
 
 // world.move_links: The Creature's Tunnels (Forbidden Depths)
 bool move_links(Game& g, int pi, Links& links) {
-    if (!has_hook(g, pi, H_FORBIDDEN)) return false;
+    if (!has_hook(g, pi, H_FORBIDDEN_DEPTHS)) return false;
     int side = g.S->pieces[pi].side;
     for (int i = 0; i < g.S->npieces; ++i) {
         const Piece& p = g.S->pieces[i];
