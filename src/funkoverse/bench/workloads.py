@@ -22,14 +22,22 @@ from typing import Any
 
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
 from funkoverse.errors import UserError
-from funkoverse.rules import compiled, engine
-from funkoverse.rules.dice import resolve, roll
-from funkoverse.rules.engines import KERNEL, PYTHON, Engine
-from funkoverse.rules.errors import Unsupported
-from funkoverse.rules.game import Game
-from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
+from funkoverse.rules import (
+    CHANCE,
+    KERNEL,
+    PYTHON,
+    Engine,
+    Game,
+    GameState,
+    Phase,
+    Session,
+    Setup,
+    SetupSpec,
+    Unsupported,
+    compiled,
+)
+from funkoverse.rules.core.dice import resolve, roll
+from funkoverse.rules.play import engine
 
 MAX_ROUNDS = 200  # a random game that has not ended by then is stopped (none has, so far)
 
