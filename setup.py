@@ -9,9 +9,9 @@ from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 
 # The kernel's header of what it shares with the Python rules, written from their schema
-# (funkoverse/rules/schema.py) before anything is compiled.
+# (funkoverse/rules/core/schema.py) before anything is compiled.
 sys.path.insert(0, str(Path(__file__).parent / "src"))
-from funkoverse.rules.schema import write_header
+from funkoverse.rules.core.schema import write_header
 
 write_header(Path(__file__).parent / "src" / "funkoverse" / "rules" / "kernel")
 

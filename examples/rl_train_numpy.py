@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from funkoverse.env.gym import FunkoverseGymEnv
 from funkoverse.env.reward import PointsReward
-from funkoverse.rules import choices as ch
+from funkoverse.rules.core import choices as ch
 
 Vector = npt.NDArray[np.float64]
 # What a choice's square is: where a piece goes, whom or what it acts on, or which own piece.

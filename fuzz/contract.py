@@ -51,7 +51,7 @@ def refused(error: BaseException, *labels: str) -> None:
 def shared_state() -> tuple[Any, ...]:
     """What outside input must never change: the fan content folders in use and the
     content loaded from them and from the box (the loaders' caches, by identity)."""
-    from funkoverse.content import extra
+    from funkoverse.content import fan
     from funkoverse.content.characters import load_characters
     from funkoverse.content.dice import load_dice
     from funkoverse.content.scenarios import load_scenarios
@@ -71,7 +71,7 @@ def shared_state() -> tuple[Any, ...]:
         load_scenarios,
         load_dice,
     )
-    return (extra.content_dirs(), *(id(f()) for f in loaded))
+    return (fan.content_dirs(), *(id(f()) for f in loaded))
 
 
 @contextmanager

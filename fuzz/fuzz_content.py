@@ -19,11 +19,12 @@ from contract import MAX_INPUT, Broken, keeps_shared_state, refused, scratch
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.cli.content import check_file
 from funkoverse.content import extra
+from funkoverse.content import fan as fan_folders
 from funkoverse.content.fields import DATA
 from funkoverse.content.setups import build
 from funkoverse.errors import UserError
+from funkoverse.rules.core.spec import SetupSpec, TeamSpec
 from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec, TeamSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "fan-content"
@@ -83,7 +84,7 @@ def _loaded() -> tuple[Any, ...]:
 
     shared_state()  # every loader read, in the order the checks read them
     return (
-        extra.content_dirs(),
+        fan_folders.content_dirs(),
         dict(load_characters()),
         dict(load_items()),
         dict(load_statuses()),
@@ -105,7 +106,7 @@ def content_folder(data: bytes) -> None:
     if not _BASELINE:
         extra.use_content([EXAMPLE])
         _BASELINE.append(_loaded())
-    kind, body = _split(data, extra.FOLDERS)
+    kind, body = _split(data, fan_folders.FOLDERS)
     fan = scratch() / "fan-content"
     for old in fan.glob("*/*.toml"):
         old.unlink()
@@ -182,6 +183,6 @@ def seeds() -> dict[str, list[bytes]]:
         text = re.sub(r'(?m)^id = "[^"]*"', f'id = "{FAN_ID}"', path.read_text("utf-8"))
         body = text.encode()
         found["content_file"].append(bytes([FILE_KINDS.index(kind)]) + body)
-        if kind in extra.FOLDERS:
-            found["content_folder"].append(bytes([extra.FOLDERS.index(kind)]) + body)
+        if kind in fan_folders.FOLDERS:
+            found["content_folder"].append(bytes([fan_folders.FOLDERS.index(kind)]) + body)
     return found

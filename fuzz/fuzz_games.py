@@ -17,7 +17,7 @@ from contract import MAX_INPUT, Broken, keeps_shared_state, refused, scratch
 
 from funkoverse.cli import main as command
 from funkoverse.content.setups import build
-from funkoverse.rules.spec import SetupSpec
+from funkoverse.rules.core.spec import SetupSpec
 
 
 def saved_game(data: bytes) -> None:

@@ -15,8 +15,8 @@ from contract import MAX_INPUT, Broken, keeps_shared_state, refused, scratch
 
 from funkoverse.content.fields import DATA
 from funkoverse.content.maps import load_map_file, parse_map_dict
-from funkoverse.rules import geometry
-from funkoverse.rules.board import Board
+from funkoverse.rules.core import geometry
+from funkoverse.rules.core.board import Board
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = 256  # squares: a map this large or smaller is asked what one square sees

@@ -23,11 +23,12 @@ from funkoverse.content.characters import load_characters
 from funkoverse.content.scenarios import load_scenarios
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, random_teams, team
 from funkoverse.content.statuses import load_items
-from funkoverse.rules import compiled, engine
+from funkoverse.rules import compiled
+from funkoverse.rules.core.spec import DraftSpec, SetupSpec, TeamSpec
+from funkoverse.rules.core.state import CHANCE, GameState, Piece, Setup, SideState
 from funkoverse.rules.engines import PYTHON
 from funkoverse.rules.game import Game
-from funkoverse.rules.spec import DraftSpec, SetupSpec, TeamSpec
-from funkoverse.rules.state import CHANCE, GameState, Piece, Setup, SideState
+from funkoverse.rules.play import engine
 
 REQUESTS: tuple[SetupRequest, ...] = (
     SetupRequest(scenario="first-knockout"),

@@ -13,17 +13,17 @@ import pytest
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.setups import build
-from funkoverse.rules.board import Board
-from funkoverse.rules.cards import CharacterCard
-from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.core.board import Board
+from funkoverse.rules.core.cards import CharacterCard
+from funkoverse.rules.core.events import Event, words
+from funkoverse.rules.core.scenario import FirstKnockout, Scenario
+from funkoverse.rules.core.spec import SetupSpec, TeamSpec
+from funkoverse.rules.core.state import GameState, Setup
+from funkoverse.rules.core.view import observe_event
+from funkoverse.rules.core.world import display_names
 from funkoverse.rules.engines import KERNEL, PYTHON, Engine
-from funkoverse.rules.events import Event, words
 from funkoverse.rules.game import Game
-from funkoverse.rules.scenario import FirstKnockout, Scenario
-from funkoverse.rules.spec import SetupSpec, TeamSpec
-from funkoverse.rules.state import GameState, Setup
-from funkoverse.rules.view import observe_event
-from funkoverse.rules.world import display_names
+from funkoverse.rules.play.engine import new_game_at
 
 # the engine positions are handed to (set by the conftest for each run of a rule test), and
 # why any was played by the Python engine instead

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from funkoverse.ai.agents import RandomAgent
-from funkoverse.rules import engine
-from funkoverse.rules.choices import parse
+from funkoverse.rules.core.choices import parse
+from funkoverse.rules.core.state import CHANCE, Setup
 from funkoverse.rules.game import Game
-from funkoverse.rules.invariants import initial_tokens, violations
-from funkoverse.rules.state import CHANCE, Setup
+from funkoverse.rules.play import engine
+from funkoverse.rules.play.invariants import initial_tokens, violations
 
 
 def play_checked(setup: Setup, seed: int, max_rounds: int) -> Game:

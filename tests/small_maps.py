@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from funkoverse.content.maps import parse_map_dict
-from funkoverse.rules.board import Board
-from funkoverse.rules.pieces import Kind
+from funkoverse.rules.core.board import Board
+from funkoverse.rules.core.pieces import Kind
 
 DARK, LIGHT = "dark", "light"
 

@@ -15,11 +15,11 @@ from funkoverse.ai.greedy import GreedyAgent
 from funkoverse.ai.mcts import MCTSAgent
 from funkoverse.content.scenarios import scenario
 from funkoverse.content.setups import first_game
-from funkoverse.rules import engine
-from funkoverse.rules.choices import Choice, Skip
+from funkoverse.rules.core.choices import Choice, Skip
+from funkoverse.rules.core.state import CHANCE, GameState
 from funkoverse.rules.game import Game
+from funkoverse.rules.play import engine
 from funkoverse.rules.session import Session
-from funkoverse.rules.state import CHANCE, GameState
 from funkoverse.rules.turn import Turn
 from positions import board, editing, position
 
@@ -669,7 +669,7 @@ def test_the_threats_count_a_challenge_ability_its_side_has_a_token_for() -> Non
     when it has none; Wonder Woman's Fight for Justice moves 2 on the way, so a rival two
     move actions off is in reach of its 1 die plus the villager's defense."""
     from funkoverse.ai.evaluate import _p_win
-    from funkoverse.rules.cards import TokenColor
+    from funkoverse.rules.core.cards import TokenColor
 
     game = position({"villager": "c3"}, {"dracula": "c6", "wonder-woman": "a6"})
     state = game.state

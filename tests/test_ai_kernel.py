@@ -31,13 +31,14 @@ from funkoverse.ai.evaluate import (
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
 from funkoverse.bench.workloads import flags_spec, midgame
-from funkoverse.rules import compiled, engine
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.dice import win_probability
+from funkoverse.rules import compiled
+from funkoverse.rules.core.choices import Choice
+from funkoverse.rules.core.dice import win_probability
+from funkoverse.rules.core.state import CHANCE, GameState, Phase
 from funkoverse.rules.engines import PYTHON
 from funkoverse.rules.game import Game
+from funkoverse.rules.play import engine
 from funkoverse.rules.session import Session
-from funkoverse.rules.state import CHANCE, GameState, Phase
 from funkoverse.rules.turn import Turn
 from kernelgames import KINDS, varied_setup
 

@@ -160,7 +160,7 @@ def test_a_level_takes_its_settings_for_python_where_the_kernel_does_not_search(
     Settings written out hold on both."""
     from funkoverse.ai.agents import EXPERT, EXPERT_IN_PYTHON, HARD_IN_PYTHON, agent_factory
     from funkoverse.ai.arena import build_setup
-    from funkoverse.rules import engine
+    from funkoverse.rules.play import engine
     from funkoverse.rules.session import Session
 
     session = Session(build_setup("flags", None, None, 5, 3), 5)

@@ -10,12 +10,12 @@ import pytest
 
 from funkoverse.content.setups import make_setup, team
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
-from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.core.scenario import Scenario
+from funkoverse.rules.core.state import Phase
 from funkoverse.rules.engines import PYTHON, Engine
 from funkoverse.rules.game import Game
-from funkoverse.rules.scenario import Scenario
-from funkoverse.rules.state import Phase
+from funkoverse.rules.play import engine
+from funkoverse.rules.play.engine import new_game_at
 from positions import ENGINES, handed, legal_ids, on_engine
 
 SCORING = Scenario(id="test", knockout_points=1, target_two=6, target_three=10)

@@ -9,8 +9,8 @@ import pytest
 
 from funkoverse.content.maps import load_map, parse_map_dict, parse_map_text, shipped_maps
 from funkoverse.errors import UserError
-from funkoverse.rules import geometry as g
-from funkoverse.rules.board import Board, column_letters
+from funkoverse.rules.core import geometry as g
+from funkoverse.rules.core.board import Board, column_letters
 
 GOOD = '''name = "Test Yard"
 box = "tests"

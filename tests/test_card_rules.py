@@ -9,14 +9,14 @@ import pytest
 
 from funkoverse.content.setups import make_setup, team
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
-from funkoverse.rules.cards import Ability, CharacterCard, StatusCard, TokenColor, step
-from funkoverse.rules.engine import new_game_at
-from funkoverse.rules.frames import RollFrame
+from funkoverse.rules.core.cards import Ability, CharacterCard, StatusCard, TokenColor, step
+from funkoverse.rules.core.frames import RollFrame
+from funkoverse.rules.core.hooks import Hook, Modifier, modified
+from funkoverse.rules.core.scenario import Scenario
+from funkoverse.rules.core.state import GameState, Piece
 from funkoverse.rules.game import Game
-from funkoverse.rules.hooks import Hook, Modifier, modified
-from funkoverse.rules.scenario import Scenario
-from funkoverse.rules.state import GameState, Piece
+from funkoverse.rules.play import engine
+from funkoverse.rules.play.engine import new_game_at
 from positions import board, card, editing, handed, position, setup
 
 # --------------------------------------------------------------------------- small test cards

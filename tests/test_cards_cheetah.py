@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from funkoverse.rules import engine
-from funkoverse.rules.frames import RollFrame
+from funkoverse.rules.core.frames import RollFrame
+from funkoverse.rules.core.scenario import Scenario
 from funkoverse.rules.game import Game
-from funkoverse.rules.scenario import Scenario
+from funkoverse.rules.play import engine
 from positions import board, editing, position
 
 POINTS = Scenario(point_markers=True)

@@ -3,10 +3,10 @@ Forbidden Depths, with the F.A.Q. on Tunnels."""
 
 from __future__ import annotations
 
-from funkoverse.rules import engine
-from funkoverse.rules.frames import RollFrame
+from funkoverse.rules.core.frames import RollFrame
+from funkoverse.rules.core.scenario import Scenario
 from funkoverse.rules.game import Game
-from funkoverse.rules.scenario import Scenario
+from funkoverse.rules.play import engine
 from positions import board, position
 
 WIDE = board(width=12, height=6, dark=("a6", "b6", "c6"), light=("l6", "k6", "j6"))

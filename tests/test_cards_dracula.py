@@ -3,10 +3,10 @@ trait, with the F.A.Q. on the Blood die."""
 
 from __future__ import annotations
 
-from funkoverse.rules import engine
-from funkoverse.rules.cards import TokenColor
-from funkoverse.rules.frames import RollFrame
+from funkoverse.rules.core.cards import TokenColor
+from funkoverse.rules.core.frames import RollFrame
 from funkoverse.rules.game import Game
+from funkoverse.rules.play import engine
 from positions import board, editing, position
 
 BLOOD = ("component", "blood")

@@ -3,9 +3,9 @@ Sneaking status card, and Elusive Trickster with the F.A.Q."""
 
 from __future__ import annotations
 
-from funkoverse.rules import engine
-from funkoverse.rules.frames import RollFrame
+from funkoverse.rules.core.frames import RollFrame
 from funkoverse.rules.game import Game
+from funkoverse.rules.play import engine
 from positions import editing, position
 
 

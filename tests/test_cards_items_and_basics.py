@@ -9,13 +9,13 @@ import pytest
 
 from funkoverse.content.setups import make_setup, team
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
-from funkoverse.rules.cards import TokenColor
-from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.core.cards import TokenColor
+from funkoverse.rules.core.frames import RollFrame
+from funkoverse.rules.core.scenario import Scenario
 from funkoverse.rules.engines import Engine
-from funkoverse.rules.frames import RollFrame
 from funkoverse.rules.game import Game
-from funkoverse.rules.scenario import Scenario
+from funkoverse.rules.play import engine
+from funkoverse.rules.play.engine import new_game_at
 from positions import ENGINES, board, editing, legal_ids, on_engine, position
 
 LASSO = {"dark": [("lasso-of-truth", "wonder-woman")]}

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from funkoverse.rules import engine
-from funkoverse.rules.cards import TokenColor
-from funkoverse.rules.frames import RollFrame
+from funkoverse.rules.core.cards import TokenColor
+from funkoverse.rules.core.frames import RollFrame
 from funkoverse.rules.game import Game
+from funkoverse.rules.play import engine
 from positions import board, editing, position
 
 CHAMPION = ("die", "champion")

@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from funkoverse.rules import engine
-from funkoverse.rules.cards import Ability, CharacterCard, TokenColor, step
-from funkoverse.rules.errors import IllegalChoice
-from funkoverse.rules.frames import RollFrame
-from funkoverse.rules.pieces import Kind
-from funkoverse.rules.state import CHANCE, Piece
+from funkoverse.rules.core.cards import Ability, CharacterCard, TokenColor, step
+from funkoverse.rules.core.errors import IllegalChoice
+from funkoverse.rules.core.frames import RollFrame
+from funkoverse.rules.core.pieces import Kind
+from funkoverse.rules.core.state import CHANCE, Piece
+from funkoverse.rules.play import engine
 from positions import editing, position
 
 

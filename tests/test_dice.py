@@ -18,7 +18,7 @@ import pytest
 
 from funkoverse.content.dice import SHIPPED_DICE_DIR, load_dice, load_die_file
 from funkoverse.errors import UserError
-from funkoverse.rules.dice import (
+from funkoverse.rules.core.dice import (
     ChallengeRoll,
     DieSpec,
     Face,

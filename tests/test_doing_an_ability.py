@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from funkoverse.rules import engine
-from funkoverse.rules.cards import Ability, CharacterCard, TokenColor, step
-from funkoverse.rules.errors import IllegalChoice
+from funkoverse.rules.core.cards import Ability, CharacterCard, TokenColor, step
+from funkoverse.rules.core.errors import IllegalChoice
+from funkoverse.rules.play import engine
 from positions import editing, position
 
 

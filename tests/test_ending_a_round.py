@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from funkoverse.rules import engine
-from funkoverse.rules.cards import TokenColor
-from funkoverse.rules.frames import ReturnFrame
+from funkoverse.rules.core.cards import TokenColor
+from funkoverse.rules.core.frames import ReturnFrame
+from funkoverse.rules.core.scenario import Scenario
+from funkoverse.rules.core.state import Phase
 from funkoverse.rules.game import Game
-from funkoverse.rules.scenario import Scenario
-from funkoverse.rules.state import Phase
+from funkoverse.rules.play import engine
 from positions import board, editing, position
 
 

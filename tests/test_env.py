@@ -35,10 +35,10 @@ from funkoverse.env.aec import FunkoverseEnv, IllegalAction
 from funkoverse.env.aec import env as wrapped_env
 from funkoverse.env.encode import ActionCodec, Mask, ObservationEncoder, slots_of
 from funkoverse.env.gym import FunkoverseGymEnv
-from funkoverse.rules.choices import Choice
+from funkoverse.rules.core.choices import Choice
+from funkoverse.rules.core.spec import SetupSpec, TeamSpec
+from funkoverse.rules.core.state import Phase
 from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec, TeamSpec
-from funkoverse.rules.state import Phase
 
 # ------------------------------------------------------------------ the checkers
 

@@ -161,7 +161,7 @@ def test_input_nested_thousands_deep_is_refused_naming_the_file(
 
 def test_a_spec_nested_thousands_deep_is_refused_as_a_spec_error() -> None:
     """Found by fuzzing: `SetupSpec.from_json` raised RecursionError on such text."""
-    from funkoverse.rules.spec import SetupSpec, SpecError
+    from funkoverse.rules.core.spec import SetupSpec, SpecError
 
     with pytest.raises(SpecError, match=r"^spec: not JSON that can be read: nested too deeply$"):
         SetupSpec.from_json(DEEP)

@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from funkoverse.content.setups import first_game
-from funkoverse.rules import engine
-from funkoverse.rules.errors import IllegalChoice
+from funkoverse.rules.core.errors import IllegalChoice
+from funkoverse.rules.core.state import CHANCE, Phase
 from funkoverse.rules.game import Game
-from funkoverse.rules.state import CHANCE, Phase
+from funkoverse.rules.play import engine
 
 
 def _random_game(seed: int) -> Game:

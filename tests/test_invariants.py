@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game
-from funkoverse.rules import engine
 from funkoverse.rules.game import Game
-from funkoverse.rules.invariants import initial_tokens, violations
+from funkoverse.rules.play import engine
+from funkoverse.rules.play.invariants import initial_tokens, violations
 from randomplay import play_checked
 
 GAMES = 1000

@@ -21,15 +21,17 @@ import pytest
 from funkoverse.bench.workloads import flags_spec
 from funkoverse.content.maps import load_map
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, team
-from funkoverse.rules import _kernel, compiled, engine, schema
-from funkoverse.rules.cards import Ability, TokenColor
+from funkoverse.rules import _kernel, compiled
+from funkoverse.rules.core import schema
+from funkoverse.rules.core.cards import Ability, TokenColor
+from funkoverse.rules.core.events import EventKind
+from funkoverse.rules.core.hooks import Hook
+from funkoverse.rules.core.scenario import Scenario
+from funkoverse.rules.core.state import CHANCE, Phase
 from funkoverse.rules.engines import KERNEL, PYTHON, Engine
-from funkoverse.rules.events import EventKind
 from funkoverse.rules.game import Game
-from funkoverse.rules.hooks import Hook
-from funkoverse.rules.scenario import Scenario
+from funkoverse.rules.play import engine
 from funkoverse.rules.session import Session
-from funkoverse.rules.state import CHANCE, Phase
 from kernelgames import KINDS, compare, drafted, varied_setup, whole
 
 GAMES = 2040  # at least 2,000 seeded games, every kind of setup 102 times
@@ -318,7 +320,7 @@ def test_a_position_the_tables_cannot_hold_is_unsupported_never_a_key_error() ->
     """A hand-built position naming something its setup does not hold (a point marker on a
     track, on a map without point markers; a status card or a seat of no setup) is refused
     with `Unsupported` and its reason, and `Game.at` plays it with the Python engine."""
-    from funkoverse.rules.engine import new_game_at
+    from funkoverse.rules.play.engine import new_game_at
     from positions import board, card, setup
 
     s = setup(board(), [card("the-cheetah")], [card("hyena-warrior")], Scenario(point_markers=True))
@@ -376,8 +378,8 @@ def test_a_setup_past_the_kernels_limits_is_played_by_the_python_engine_from_its
 def test_a_position_past_the_kernels_limits_is_played_on_by_the_python_engine() -> None:
     """A fan-made ability rolling more dice than the kernel holds (16 a side): the kernel
     leaves the position as it was and the game goes on in the Python engine, the same game."""
-    from funkoverse.rules.cards import step
-    from funkoverse.rules.engine import new_game_at
+    from funkoverse.rules.core.cards import step
+    from funkoverse.rules.play.engine import new_game_at
 
     normal = build(flags_spec(3))
     dark = normal.teams[0]

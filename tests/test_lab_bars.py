@@ -9,7 +9,7 @@ from funkoverse.errors import UserError
 from funkoverse.lab.bars import Bar, parse_bar
 from funkoverse.lab.game import play_task
 from funkoverse.lab.plan import matchups, plan
-from funkoverse.rules.choices import Challenge, Move, UseAbility, parse
+from funkoverse.rules.core.choices import Challenge, Move, UseAbility, parse
 from funkoverse.rules.session import CHOICE
 
 

@@ -91,7 +91,7 @@ def test_a_refused_fan_folder_leaves_the_folders_in_use_before(tmp_path: Path) -
     """Found by fuzzing: a refused `--content` folder dropped every fan folder in use, not
     only itself (the lab's workers add a task's folders to those in use)."""
     from funkoverse.content.characters import load_characters
-    from funkoverse.content.extra import content_dirs
+    from funkoverse.content.fan import content_dirs
     from funkoverse.errors import UserError
 
     use_content([FAN])

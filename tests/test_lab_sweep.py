@@ -60,8 +60,8 @@ def test_local_and_ray_backends_give_identical_results(tmp_path: Path) -> None:
         assert c.results() == local
     # a finished game replays from its spec, seed and log
     from funkoverse.content.setups import build
+    from funkoverse.rules.core.spec import SetupSpec
     from funkoverse.rules.session import Entry, Session
-    from funkoverse.rules.spec import SetupSpec
 
     db = sqlite3.connect(tmp_path / "ray.db")
     spec, seed, log, a_side, points_a = db.execute(

@@ -1,6 +1,6 @@
 """Free-for-All: a player leaves the game (resigns, runs out of time) and the others play on.
 
-The rulings are in docs/rulings.md ("A player leaves a free-for-all") and `rules.leaving`:
+The rulings are in docs/rulings.md ("A player leaves a free-for-all") and `rules.play.leaving`:
 its characters, companions and minion tokens are removed as knocked out and never return,
 it takes no more turns, the First Player marker passes at the round's end to the next
 player still in the game, and the last player left wins. Each test runs on both engines
@@ -17,11 +17,11 @@ import pytest
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
+from funkoverse.rules.core.errors import GameOver, IllegalChoice
+from funkoverse.rules.core.events import EventKind
+from funkoverse.rules.core.state import Phase
 from funkoverse.rules.engines import KERNEL, PYTHON
-from funkoverse.rules.errors import GameOver, IllegalChoice
-from funkoverse.rules.events import EventKind
 from funkoverse.rules.session import Entry, Session
-from funkoverse.rules.state import Phase
 
 
 def _brawl(players: int = 3, seed: int = 5) -> Session:

@@ -10,8 +10,8 @@ import pytest
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
-from funkoverse.rules import engine, menus, world
-from funkoverse.rules.choices import (
+from funkoverse.rules.core import world
+from funkoverse.rules.core.choices import (
     Assist,
     Challenge,
     Choice,
@@ -24,9 +24,10 @@ from funkoverse.rules.choices import (
     UseAbility,
     UseItem,
 )
-from funkoverse.rules.errors import IllegalChoice
+from funkoverse.rules.core.errors import IllegalChoice
+from funkoverse.rules.core.state import GameState
+from funkoverse.rules.play import engine, menus
 from funkoverse.rules.session import Session
-from funkoverse.rules.state import GameState
 
 REQUESTS = [
     SetupRequest(scenario="flags", size=3),

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from funkoverse.cli import main
-from funkoverse.cli.render import render_board
 from funkoverse.content.maps import load_map, parse_map_dict
-from funkoverse.rules.pieces import Kind
+from funkoverse.rules.core.pieces import Kind
+from funkoverse.text.board import render_board
 
 
 def show(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from funkoverse.rules import geometry as g
-from funkoverse.rules.board import Board, Rubble
-from funkoverse.rules.pieces import Kind
+from funkoverse.rules.core import geometry as g
+from funkoverse.rules.core.board import Board, Rubble
+from funkoverse.rules.core.pieces import Kind
 from small_maps import DARK, LIGHT, P, board, open_board, put, xy_set
 
 xy = xy_set

@@ -10,7 +10,7 @@ import pytest
 
 from funkoverse.cli import main
 from funkoverse.content.dice import load_dice
-from funkoverse.rules.dice import fraction_text, percent, win_probability
+from funkoverse.rules.core.dice import fraction_text, percent, win_probability
 
 STD = load_dice()["standard"]
 CHAMPION = load_dice()["champion"]

@@ -1,4 +1,4 @@
-"""What the page is told about each choice before it is made (rules/present.py, foresee.py,
+"""What the page is told about each choice before it is made (rules/words/present.py, foresee.py,
 prompt.py): what to tap, the words and the cost, the odds of every challenge a choice can
 lead to (with and without a die a card may add), a warning when a legal choice would change
 nothing, which move squares keep a target, and the prompt in words."""
@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from funkoverse.rules import engine
-from funkoverse.rules.describe import label
-from funkoverse.rules.dice import win_probability
+from funkoverse.rules.core.dice import win_probability
+from funkoverse.rules.core.scenario import Scenario
+from funkoverse.rules.core.world import display_names
 from funkoverse.rules.game import Game
-from funkoverse.rules.notes import trait_answer, turn_side
-from funkoverse.rules.present import present
-from funkoverse.rules.preview import challenge_odds
-from funkoverse.rules.prompt import prompt
-from funkoverse.rules.scenario import Scenario
-from funkoverse.rules.serialize import choice_to_json, event_to_json
-from funkoverse.rules.world import display_names
+from funkoverse.rules.play import engine
+from funkoverse.rules.words.describe import label
+from funkoverse.rules.words.notes import trait_answer, turn_side
+from funkoverse.rules.words.present import present
+from funkoverse.rules.words.preview import challenge_odds
+from funkoverse.rules.words.prompt import prompt
+from funkoverse.rules.words.serialize import choice_to_json, event_to_json
 from positions import board, position
 
 POINTS = Scenario(point_markers=True)
@@ -234,8 +234,8 @@ def test_only_the_starting_areas_of_the_sides_in_play_are_tinted() -> None:
     """Funko Factory has a starting area for each of four free-for-all seats besides dark's
     and light's: a game of two tints two."""
     from funkoverse.content.setups import SetupRequest, build, draw_spec
-    from funkoverse.rules.present import start_areas
     from funkoverse.rules.session import Session
+    from funkoverse.rules.words.present import start_areas
 
     spec = draw_spec(SetupRequest(scenario="flags", map="funko-factory", size=2), 1)
     state = Session(build(spec), 1).view("dark")

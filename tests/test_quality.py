@@ -63,11 +63,11 @@ def _modules() -> list[tuple[str, ast.AST]]:
 
 
 def test_no_code_outside_rules_choices_splits_or_formats_a_choice_id() -> None:
-    """A choice is a value (rules/choices.py): nothing else splits an id at its colons, builds
+    """A choice is a value (rules/core/choices.py): nothing else splits an id at its colons, builds
     one in an f-string, or spells one out as a string."""
     found = []
     for name, tree in _modules():
-        if name == "rules/choices.py":
+        if name == "rules/core/choices.py":
             continue
         docs, nodes = _code_strings(tree)
         for node in nodes:
@@ -99,7 +99,7 @@ def test_no_code_reads_a_markers_role_from_its_id() -> None:
     prefix."""
     found = []
     for name, tree in _modules():
-        if name == "rules/choices.py":
+        if name == "rules/core/choices.py":
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -114,22 +114,22 @@ def test_no_code_reads_a_markers_role_from_its_id() -> None:
 
 
 def test_only_rules_view_decides_what_a_seat_may_see() -> None:
-    """rules/view.py is the one filter: nothing else hides a pick (`HIDDEN`) or reads whether
+    """rules/core/view.py is the one filter: nothing else hides a pick (`HIDDEN`) or reads whether
     an event or a logged choice is a secret."""
     found = []
     # the store keeps an entry's flag as it is, and decides nothing with it; the soak's leak
     # checker reads the flags to check the filter's work, and hides nothing
     allowed_secret = {
-        "rules/view.py",
+        "rules/core/view.py",
         "rules/session.py",
-        "rules/events.py",
-        "rules/spec.py",
+        "rules/core/events.py",
+        "rules/core/spec.py",
         "server/store.py",
         "soak/secrecy.py",
     }
     for name, tree in _modules():
         for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and node.id == "HIDDEN" and name != "rules/view.py":
+            if isinstance(node, ast.Name) and node.id == "HIDDEN" and name != "rules/core/view.py":
                 found.append(f"{name}:{node.lineno} uses HIDDEN")
             if (
                 isinstance(node, ast.Attribute)

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec, parse_spec, team, team_spec
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
-from funkoverse.rules.choices import Choice, parse
-from funkoverse.rules.errors import InvalidChoice
+from funkoverse.rules.core.choices import Choice, parse
+from funkoverse.rules.core.errors import InvalidChoice
+from funkoverse.rules.core.spec import SetupSpec, SpecError
+from funkoverse.rules.play import engine
 from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec, SpecError
 
 REQUESTS = [
     SetupRequest(),

@@ -13,7 +13,7 @@ import pytest
 
 from funkoverse.content.rulebooks import _book, find, rule_text, rulebooks
 from funkoverse.errors import UserError
-from funkoverse.rules.events import RULES
+from funkoverse.rules.core.events import RULES
 from serverclient import SHORT_GAME, new_game, play_out, served
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "funkoverse"

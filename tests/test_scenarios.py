@@ -13,10 +13,10 @@ import pytest
 
 from funkoverse.cli import main
 from funkoverse.content.scenarios import load_scenarios, scenario
-from funkoverse.rules import engine
-from funkoverse.rules.board import Board
+from funkoverse.rules.core.board import Board
+from funkoverse.rules.core.state import Phase
 from funkoverse.rules.game import Game
-from funkoverse.rules.state import Phase
+from funkoverse.rules.play import engine
 from positions import board, editing, position
 
 # --------------------------------------------------------------------------- test boards
@@ -366,7 +366,7 @@ def test_flags_a_side_may_return_characters_until_it_has_answered_the_round_end_
     those characters." The first player answers first; once it has, a character it left by
     the flag returns at the next round's end at the earliest, while the other side may still
     return its own."""
-    from funkoverse.rules.scenario import flag_returns_open
+    from funkoverse.rules.core.scenario import flag_returns_open
 
     game = flags_game({"priestess": "b5"}, {"villager": "e3"})
     assert flag_returns_open(game.state, "dark") and flag_returns_open(game.state, "light")

@@ -12,9 +12,9 @@ import pytest
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
-from funkoverse.rules.events import EventKind
+from funkoverse.rules.core.events import EventKind
+from funkoverse.rules.core.state import Phase
 from funkoverse.rules.session import Session
-from funkoverse.rules.state import Phase
 from funkoverse.soak.secrecy import leaks
 
 GAMES = 2000

@@ -34,8 +34,8 @@ from hypothesis.stateful import (
 )
 
 from funkoverse.content.setups import build
+from funkoverse.rules.core.spec import SetupSpec
 from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec
 from funkoverse.server.app import create_app
 from funkoverse.server.guard import Limits
 from funkoverse.server.store import Store, Unavailable

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from funkoverse.rules.state import Phase
+from funkoverse.rules.core.state import Phase
 from serverclient import auth, new_game, served
 
 GAMES = 24

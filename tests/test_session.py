@@ -14,18 +14,18 @@ import pytest
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
-from funkoverse.rules.choices import RollOutcome
-from funkoverse.rules.errors import (
+from funkoverse.rules.core.choices import RollOutcome
+from funkoverse.rules.core.errors import (
     GameOver,
     IllegalChoice,
     NothingToUndo,
     NotYourTurn,
     StaleVersion,
 )
-from funkoverse.rules.events import EventKind
+from funkoverse.rules.core.events import EventKind
+from funkoverse.rules.core.state import CHANCE
+from funkoverse.rules.core.view import observe
 from funkoverse.rules.session import CHANCE_ENTRY, UNDO, Entry, Session
-from funkoverse.rules.state import CHANCE
-from funkoverse.rules.view import observe
 
 
 def _session(scenario: str = "flags", seed: int = 3, **kw: object) -> Session:

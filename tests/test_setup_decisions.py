@@ -30,14 +30,14 @@ from funkoverse.content.setups import (
     team,
 )
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
-from funkoverse.rules.choices import Give, Pick, Place
-from funkoverse.rules.errors import IllegalChoice
+from funkoverse.rules.core.choices import Give, Pick, Place
+from funkoverse.rules.core.errors import IllegalChoice
+from funkoverse.rules.core.pieces import Role
+from funkoverse.rules.core.scenario import flag_squares, leader_squares
+from funkoverse.rules.core.spec import DraftSpec, SetupSpec, TeamSpec
+from funkoverse.rules.core.state import CHANCE, Draft, Phase, TeamSetup
 from funkoverse.rules.game import Game
-from funkoverse.rules.pieces import Role
-from funkoverse.rules.scenario import flag_squares, leader_squares
-from funkoverse.rules.spec import DraftSpec, SetupSpec, TeamSpec
-from funkoverse.rules.state import CHANCE, Draft, Phase, TeamSetup
+from funkoverse.rules.play import engine
 from positions import board, said
 
 DARK2 = (("wonder-woman", "priestess"), {})
@@ -152,7 +152,7 @@ def test_step_5_choices_made_in_secret_are_hidden_until_both_are_revealed() -> N
     """Scenario Setup, 5: "If both players have collections, choose characters and items in
     secret." The events do not name the pick, each side chooses from its own collection (a rival's
     pick takes nothing away), and a rival's view hides the picks."""
-    from funkoverse.rules.view import observe
+    from funkoverse.rules.core.view import observe
 
     game = draft_game()
     game.play("first:dark")
@@ -325,7 +325,7 @@ def test_step_8_leaders_each_player_secretly_picks_a_leader() -> None:
 def test_step_8_leaders_a_rivals_secret_pick_is_hidden_from_its_view() -> None:
     """Leaders: picked "secretly"; `observe` (the view every agent decides from) hides the rival's
     pick until both are revealed, and a side sees its own."""
-    from funkoverse.rules.view import observe
+    from funkoverse.rules.core.view import observe
 
     game = leaders_game(first="dark")
     game.play("leader:wonder-woman")
@@ -355,7 +355,7 @@ def test_step_8_leaders_the_agents_view_does_not_depend_on_a_rivals_secret_pick(
 def test_step_8_leaders_both_leaders_are_revealed_at_the_same_time() -> None:
     """Leaders, Setup: "Both players reveal leaders by placing their character cards on the table
     at the same time." Both are revealed by the second pick, together, and then seen by all."""
-    from funkoverse.rules.view import observe
+    from funkoverse.rules.core.view import observe
 
     game = leaders_game(first="dark")
     first = said(game, game.play("leader:priestess"))

@@ -19,7 +19,7 @@ from importlib import resources
 import pytest
 
 from funkoverse.content.maps import load_map, shipped_maps
-from funkoverse.rules.board import Board, Rubble
+from funkoverse.rules.core.board import Board, Rubble
 
 MAPS = shipped_maps()
 SIDES = ("dark", "light")

@@ -7,9 +7,9 @@ from the top-left. Sight is read as spec/rules-query.md fixes it.
 
 from __future__ import annotations
 
-from funkoverse.rules import geometry as g
-from funkoverse.rules.board import Board
-from funkoverse.rules.pieces import Kind
+from funkoverse.rules.core import geometry as g
+from funkoverse.rules.core.board import Board
+from funkoverse.rules.core.pieces import Kind
 from small_maps import DARK, LIGHT, P, board, open_board, put, xy_set
 
 

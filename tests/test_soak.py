@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-import funkoverse.rules.engine as engine
+import funkoverse.rules.play.engine as engine
 import funkoverse.rules.session as session_module
 from funkoverse.cli import main
 from funkoverse.content.scenarios import load_scenarios
-from funkoverse.rules.state import GameState
+from funkoverse.rules.core.state import GameState
 from funkoverse.soak import game as soak_game
 from funkoverse.soak.run import game_ids
 from funkoverse.soak.ways import spec_for, way_of, ways

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from funkoverse.rules import engine
-from funkoverse.rules.errors import IllegalChoice
-from funkoverse.rules.state import Phase
+from funkoverse.rules.core.errors import IllegalChoice
+from funkoverse.rules.core.state import Phase
+from funkoverse.rules.play import engine
 from positions import position
 
 

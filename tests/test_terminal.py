@@ -16,14 +16,14 @@ import sys
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.cli.terminal import character_status, menu_order, piece_labels, sides_panel
 from funkoverse.content.scenarios import scenario
-from funkoverse.rules import engine
-from funkoverse.rules.choices import Move
-from funkoverse.rules.describe import label
-from funkoverse.rules.engine import new_game_at
-from funkoverse.rules.events import Event, EventKind, words
-from funkoverse.rules.frames import ReturnFrame
+from funkoverse.rules.core.choices import Move
+from funkoverse.rules.core.events import Event, EventKind, words
+from funkoverse.rules.core.frames import ReturnFrame
+from funkoverse.rules.core.world import display_names
 from funkoverse.rules.game import Game
-from funkoverse.rules.world import display_names
+from funkoverse.rules.play import engine
+from funkoverse.rules.play.engine import new_game_at
+from funkoverse.rules.words.describe import label
 from positions import board, card, editing, position, said, setup
 
 

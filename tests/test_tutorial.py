@@ -13,7 +13,7 @@ RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "rules" / "dc-comics
 
 
 def _texts(session: Session) -> list[str]:
-    from funkoverse.rules.serialize import event_to_json
+    from funkoverse.rules.words.serialize import event_to_json
 
     names = session.names()
     return [event_to_json(e, names)["text"] for _, e in session.events(None)]

@@ -9,12 +9,12 @@ import pytest
 
 from funkoverse.content.characters import load_characters
 from funkoverse.content.setups import make_setup, team
-from funkoverse.rules import engine
-from funkoverse.rules.choices import Pick
-from funkoverse.rules.errors import IllegalChoice
+from funkoverse.rules.core.choices import Pick
+from funkoverse.rules.core.errors import IllegalChoice
+from funkoverse.rules.core.state import Draft, Phase, TeamSetup
+from funkoverse.rules.core.view import HIDDEN, observe
 from funkoverse.rules.game import Game
-from funkoverse.rules.state import Draft, Phase, TeamSetup
-from funkoverse.rules.view import HIDDEN, observe
+from funkoverse.rules.play import engine
 
 
 def _draft_game(secret: bool) -> Game:

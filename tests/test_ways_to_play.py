@@ -16,10 +16,11 @@ from funkoverse.content.characters import load_characters
 from funkoverse.content.scenarios import load_ultimates, scenario
 from funkoverse.content.setups import make_setup, mode_for, scenario_setup, team
 from funkoverse.errors import UserError
-from funkoverse.rules import engine, track
-from funkoverse.rules.engine import new_game_at
+from funkoverse.rules.core import track
+from funkoverse.rules.core.state import CHANCE, Phase, Setup, TeamSetup
 from funkoverse.rules.game import Game
-from funkoverse.rules.state import CHANCE, Phase, Setup, TeamSetup
+from funkoverse.rules.play import engine
+from funkoverse.rules.play.engine import new_game_at
 from positions import editing, handed, said
 
 DARK3 = ("wonder-woman", "the-cheetah", "priestess")

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec
+from funkoverse.rules.core.events import line
+from funkoverse.rules.core.spec import SetupSpec
 from funkoverse.rules.engines import Engine
-from funkoverse.rules.events import line
 from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -14,10 +14,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from funkoverse.rules.choices import Choice, Move
-from funkoverse.rules.frames import ChoiceFrame
-from funkoverse.rules.state import GameState
-from funkoverse.rules.turn import Turn
+from funkoverse.rules import Choice, GameState, Move, Turn
+from funkoverse.rules.core.frames import ChoiceFrame
 
 
 class Agent(Protocol):
@@ -155,7 +153,8 @@ EXPERT: Settings = {
     "turn_budget": 500_000,
 }
 # where the kernel does not play the game (a draft; a game on the Python engine) a position
-# costs seventy to ninety times as much: the levels take the budgets that kept them in time there
+# costs many times as much (docs/performance.md, "The AI's search"): the levels take the
+# budgets that kept them in time there
 HARD_IN_PYTHON: Settings = {"beam": 6, "beam_positions": 3_000, "turn_budget": 2_000}
 EXPERT_IN_PYTHON: Settings = {
     "width": (2, 1),

@@ -25,12 +25,7 @@ from funkoverse.content.setups import (
     first_game_spec,
 )
 from funkoverse.errors import UserError
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.engines import named
-from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import Setup
-from funkoverse.rules.turn import Decide, Turn
+from funkoverse.rules import Choice, Decide, Session, Setup, SetupSpec, Turn, named
 
 DEFAULT_MAX_ROUNDS = 30
 

@@ -58,15 +58,26 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from funkoverse.rules import engine, numbers
-from funkoverse.rules.board import Board
-from funkoverse.rules.cards import CharacterCard, ItemCard, Step, TokenColor
-from funkoverse.rules.dice import DieSpec, win_probability
-from funkoverse.rules.frames import RoundEndFrame
-from funkoverse.rules.numbers import FLAG_POINTS
-from funkoverse.rules.pieces import KNOCKABLE_KINDS, Kind, Role
-from funkoverse.rules.scenario import flag_returns_open
-from funkoverse.rules.state import CHANCE, GameState, Phase, Piece
+from funkoverse.rules import (
+    CHANCE,
+    Board,
+    CharacterCard,
+    GameState,
+    ItemCard,
+    Kind,
+    Phase,
+    Piece,
+    Role,
+    TokenColor,
+)
+from funkoverse.rules.core import numbers
+from funkoverse.rules.core.cards import Step
+from funkoverse.rules.core.dice import DieSpec, win_probability
+from funkoverse.rules.core.frames import RoundEndFrame
+from funkoverse.rules.core.numbers import FLAG_POINTS
+from funkoverse.rules.core.pieces import KNOCKABLE_KINDS
+from funkoverse.rules.core.scenario import flag_returns_open
+from funkoverse.rules.play import engine
 
 BASIC_MOVE = numbers.BASIC_MOVE  # squares a basic move covers
 BASIC_DICE = numbers.BASIC_CHALLENGE_DICE  # dice a basic challenge rolls

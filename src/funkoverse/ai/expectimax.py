@@ -49,8 +49,8 @@ choices on any machine.
 Where the compiled kernel is selected and plays the position, the same search runs there
 (kernel/search.cpp, with the evaluation of kernel/evaluate.cpp; `funkoverse.ai.kernel`): the
 same choices ranked in the same order with the same values, the same positions counted and
-cut, seventy to ninety times faster. This module stays the reference, and searches wherever the
-kernel does not: a game on the Python engine, a position the kernel does not play
+cut, many times faster (docs/performance.md, "The AI's search", has the figures). This module
+stays the reference, and searches wherever the kernel does not: a game on the Python engine, a position the kernel does not play
 or cannot hold, `kernel=False`, and a subclass that changes the search's methods or the
 evaluator's. A change here is a change to search.cpp too (tests/test_ai_kernel.py).
 """
@@ -64,10 +64,8 @@ from typing import Any
 from funkoverse.ai import kernel
 from funkoverse.ai.evaluate import Evaluator
 from funkoverse.ai.view import observe
-from funkoverse.rules import engine
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.state import CHANCE, GameState
-from funkoverse.rules.turn import Turn
+from funkoverse.rules import CHANCE, Choice, GameState, Turn
+from funkoverse.rules.play import engine
 
 Values = tuple[float, ...]
 TurnKey = tuple[int, str]
@@ -149,8 +147,8 @@ class ExpectimaxAgent:
         # same values, positions and choices); its search, made for the settings it holds
         self.kernel = kernel
         self._kernel_search: tuple[dict[str, object], Any, Any] | None = None
-        # the settings it takes once it searches in Python, where a position costs seventy to
-        # ninety times as much (a level's budget for the kernel would take minutes there)
+        # the settings it takes once it searches in Python, where a position costs many times
+        # as much (docs/performance.md; a level's budget for the kernel would take minutes there)
         self.in_python = in_python
 
     # -- the agent interface ---------------------------------------------------

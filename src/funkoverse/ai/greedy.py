@@ -21,9 +21,7 @@ from funkoverse.ai import kernel
 from funkoverse.ai.evaluate import NEXT_TURNS, Evaluator
 from funkoverse.ai.expectimax import BEAM, BEAM_POSITIONS, NARROW_SHARE, ExpectimaxAgent
 from funkoverse.ai.view import observe
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.state import CHANCE
-from funkoverse.rules.turn import Turn
+from funkoverse.rules import CHANCE, Choice, Turn
 
 
 class GreedyAgent(ExpectimaxAgent):

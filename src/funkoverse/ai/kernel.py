@@ -20,21 +20,29 @@ import sys
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from funkoverse.ai.evaluate import Evaluator, _item_strike, _Strike, _strikes, walks
 from funkoverse.ai.view import observe
-from funkoverse.rules import compiled
-from funkoverse.rules.cards import TokenColor
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.engines import KERNEL
+from funkoverse.rules import KERNEL, Choice, GameState, TokenColor, Turn, Unsupported, compiled
 from funkoverse.rules.engines.kernel import KernelPosition, Legal
-from funkoverse.rules.errors import Unsupported
-from funkoverse.rules.state import GameState
-from funkoverse.rules.turn import Turn
 
-if TYPE_CHECKING:
-    from funkoverse.ai.expectimax import ExpectimaxAgent
+
+class Searcher(Protocol):
+    """The settings of a search the kernel plays for an agent (an `ExpectimaxAgent`), and where
+    the agent keeps the kernel's search made for them. Named here so that the agent may ask
+    this module without this module knowing the agent."""
+
+    depth: int
+    widths: tuple[int, ...]
+    turn_budget: int | None
+    beam: int | None
+    reply_beam: int | None
+    narrow: float | None
+    beam_positions: int
+    evaluator: Evaluator
+    _kernel_search: tuple[dict[str, object], Any, Any] | None
+
 
 try:
     from funkoverse.rules import _kernel
@@ -176,7 +184,7 @@ def values(evaluator: Evaluator, state: GameState) -> tuple[float, ...] | None:
     return tuple(kernel_evaluator(evaluator).values(ai, kernel))
 
 
-def search(agent: ExpectimaxAgent) -> Any:
+def search(agent: Searcher) -> Any:
     """The kernel's search of `agent`, with its settings as they are now (made again, with
     empty tables, when they changed)."""
     params = {
@@ -189,7 +197,7 @@ def search(agent: ExpectimaxAgent) -> Any:
         "beam_positions": agent.beam_positions,
     }
     twin = kernel_evaluator(agent.evaluator)
-    held: tuple[dict[str, Any], Any, Any] | None = agent._kernel_search
+    held: tuple[dict[str, object], Any, Any] | None = agent._kernel_search
     if held is None or held[0] != params or held[1] is not twin:
         held = (params, twin, _kernel.Search(params, twin))
         agent._kernel_search = held

@@ -30,10 +30,8 @@ from collections.abc import Sequence
 
 from funkoverse.ai.evaluate import Evaluator
 from funkoverse.ai.view import observe
-from funkoverse.rules import engine
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.state import CHANCE, GameState
-from funkoverse.rules.turn import Turn
+from funkoverse.rules import CHANCE, Choice, GameState, Turn
+from funkoverse.rules.play import engine
 
 Values = tuple[float, ...]
 

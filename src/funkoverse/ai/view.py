@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 import zlib
 
-from funkoverse.rules import view as rules_view
-from funkoverse.rules.state import GameState
+from funkoverse.rules import GameState
+from funkoverse.rules.core import view as rules_view
 
 
 def observe(state: GameState, side: str | None) -> GameState:

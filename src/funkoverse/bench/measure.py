@@ -17,10 +17,9 @@ from funkoverse.bench.workloads import (
     random_game,
     session_game,
 )
-from funkoverse.rules import compiled, dice, engine
-from funkoverse.rules.engines import KERNEL, Engine
-from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import GameState
+from funkoverse.rules import KERNEL, Engine, GameState, SetupSpec, compiled
+from funkoverse.rules.core import dice
+from funkoverse.rules.play import engine
 
 POSITION_SEED = 7  # the mid-game Flags position every run measures in
 
@@ -142,9 +141,7 @@ def search(
     the turn from `state` (chance outcomes drawn by the engine's odds on the way), each
     decision handed its turn as the session hands it (the position to search on included)."""
     from funkoverse.ai.agents import AGENTS
-    from funkoverse.rules.game import Game
-    from funkoverse.rules.state import CHANCE
-    from funkoverse.rules.turn import Turn
+    from funkoverse.rules import CHANCE, Game, Turn
 
     agent = AGENTS[level](POSITION_SEED)
     game = Game.at(state.copy(), POSITION_SEED, on)

@@ -22,14 +22,22 @@ from typing import Any
 
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
 from funkoverse.errors import UserError
-from funkoverse.rules import compiled, engine
-from funkoverse.rules.dice import resolve, roll
-from funkoverse.rules.engines import KERNEL, PYTHON, Engine
-from funkoverse.rules.errors import Unsupported
-from funkoverse.rules.game import Game
-from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
+from funkoverse.rules import (
+    CHANCE,
+    KERNEL,
+    PYTHON,
+    Engine,
+    Game,
+    GameState,
+    Phase,
+    Session,
+    Setup,
+    SetupSpec,
+    Unsupported,
+    compiled,
+)
+from funkoverse.rules.core.dice import resolve, roll
+from funkoverse.rules.play import engine
 
 MAX_ROUNDS = 200  # a random game that has not ended by then is stopped (none has, so far)
 
@@ -137,7 +145,9 @@ def _kernel_game(setup: Setup, tables: compiled.Tables, kernel: Any, seed: int) 
             else:
                 attack = roll([specs[d] for d in found[2]], chance)
                 defense = roll([specs[d] for d in found[3]], chance)
-                code = compiled.code(compiled.C_ROLL_OUTCOME, resolve(attack, defense).challenger_wins)
+                code = compiled.code(
+                    compiled.C_ROLL_OUTCOME, resolve(attack, defense).challenger_wins
+                )
         else:
             codes = legal()
             code = codes[rng.randrange(len(codes))]

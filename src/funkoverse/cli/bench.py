@@ -11,7 +11,7 @@ from typing import Any
 
 from funkoverse.cli.engine import engine_of
 from funkoverse.errors import UserError
-from funkoverse.rules.engines import Engine
+from funkoverse.rules import Engine
 
 
 def register(sub: Any) -> None:

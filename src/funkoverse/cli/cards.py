@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from funkoverse.rules.cards import Ability, CharacterCard, CompanionCard, ItemCard, StatusCard
-from funkoverse.rules.state import GameState
+from funkoverse.rules import CharacterCard, GameState, ItemCard, StatusCard
+from funkoverse.rules.core.cards import Ability, CompanionCard
 
 Card = CharacterCard | ItemCard | StatusCard | CompanionCard
 

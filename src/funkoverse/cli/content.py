@@ -159,7 +159,8 @@ def check_file(path: Path, kind: str | None) -> str:
 def check_folder(folder: Path) -> int:
     """A folder of fan-made content (as examples/fan-content): every file on its own, then
     all of them together with the shipped content (ids matching file names, no clash)."""
-    from funkoverse.content.extra import FOLDERS, use_content
+    from funkoverse.content.extra import use_content
+    from funkoverse.content.fan import FOLDERS
 
     files = sorted(p for f in FOLDERS for p in (folder / f).glob("*.toml"))
     for path in files:

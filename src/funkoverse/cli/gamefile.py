@@ -15,9 +15,7 @@ from pathlib import Path
 
 from funkoverse.content.setups import build
 from funkoverse.errors import UserError
-from funkoverse.rules.engines import Engine
-from funkoverse.rules.errors import IllegalChoice
-from funkoverse.rules.session import Session
+from funkoverse.rules import Engine, IllegalChoice, Session
 
 
 def save_game(session: Session, path: Path) -> None:

@@ -12,11 +12,11 @@ from rich.console import Console
 from rich.text import Text
 
 from funkoverse.cli.query import QueryError, parse_pieces
-from funkoverse.cli.render import legend, render_board, side_color
 from funkoverse.content.maps import load_map
 from funkoverse.errors import UserError
-from funkoverse.rules.board import Board
-from funkoverse.rules.pieces import KNOCKABLE_KINDS
+from funkoverse.rules import Board
+from funkoverse.rules.core.pieces import KNOCKABLE_KINDS
+from funkoverse.text.board import legend, render_board, side_color
 
 
 def register(sub: Any) -> None:

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from funkoverse.content.dice import load_dice
 from funkoverse.errors import UserError
-from funkoverse.rules.dice import (
+from funkoverse.rules.core.dice import (
     DieSpec,
     Role,
     fraction_text,

@@ -11,11 +11,8 @@ from typing import Any
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
 from funkoverse.errors import UserError
-from funkoverse.rules import compiled
-from funkoverse.rules.engines import PYTHON
+from funkoverse.rules import PYTHON, GameState, Session, compiled
 from funkoverse.rules.perft import compiled_divide, compiled_perft, divide, perft
-from funkoverse.rules.session import Session
-from funkoverse.rules.state import GameState
 
 # name: (what is asked, the seed, entries played by random agents to get there, what it is)
 POSITIONS: dict[str, tuple[SetupRequest | None, int, int, str]] = {

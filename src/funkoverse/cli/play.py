@@ -21,10 +21,7 @@ from funkoverse.cli.gamefile import load_game, save_game
 from funkoverse.cli.terminal import Person, sides_panel
 from funkoverse.content.setups import SetupRequest, build, draw_spec, players_of
 from funkoverse.errors import UserError
-from funkoverse.rules.events import Event
-from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SeatSpec, SetupSpec
-from funkoverse.rules.turn import Decide
+from funkoverse.rules import Decide, Event, SeatSpec, Session, SetupSpec
 
 CONTROLLERS = ("human", *AGENTS)
 _ITEM = re.compile(r"(?:(?P<side>[\w-]+):)?(?P<holder>[\w-]+)=(?P<item>[\w-]+)")

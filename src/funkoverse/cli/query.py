@@ -19,9 +19,9 @@ from typing import Any
 
 from funkoverse.content.maps import load_map, parse_map_dict
 from funkoverse.errors import UserError
-from funkoverse.rules import geometry
-from funkoverse.rules.board import Board
-from funkoverse.rules.pieces import BLOCKING_KINDS, KNOCKABLE_KINDS, Kind
+from funkoverse.rules import Board, Kind
+from funkoverse.rules.core import geometry
+from funkoverse.rules.core.pieces import BLOCKING_KINDS, KNOCKABLE_KINDS
 
 # Character content ids whose traits change geometry.
 ELUSIVE_CHARACTERS = frozenset({"invisible-man"})  # Elusive Trickster
@@ -377,7 +377,7 @@ def _challenge_targets(pos: _Position) -> Any:
 def _challenge_odds(pos: _Position) -> Any:
     from funkoverse.cli.odds import MAX_POOL
     from funkoverse.content.dice import load_dice  # built elsewhere; imported when asked
-    from funkoverse.rules.dice import win_probability
+    from funkoverse.rules.core.dice import win_probability
 
     dice = load_dice()
     if "standard" not in dice:

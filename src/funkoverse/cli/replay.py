@@ -14,13 +14,11 @@ from rich.text import Text
 
 from funkoverse.cli.engine import engine_of
 from funkoverse.cli.gamefile import load_game
-from funkoverse.cli.render import render_board
 from funkoverse.cli.terminal import piece_labels, sides_panel
-from funkoverse.rules.events import Event, line
-from funkoverse.rules.game import Game
-from funkoverse.rules.session import UNDO, Session
-from funkoverse.rules.state import GameState
-from funkoverse.rules.world import display_names
+from funkoverse.rules import UNDO, Event, Game, GameState, Session
+from funkoverse.rules.core.events import line
+from funkoverse.rules.core.world import display_names
+from funkoverse.text.board import render_board
 
 KEYS = "Enter or n: next · b: back · r N: round N · g N: entry N · e: the end · q: quit"
 

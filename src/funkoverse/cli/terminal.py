@@ -14,17 +14,25 @@ from rich.console import Console
 from rich.text import Text
 
 from funkoverse.cli.cards import card_text, find_card
-from funkoverse.cli.render import legend, render_board
 from funkoverse.errors import UserError
-from funkoverse.rules.choices import Choice, Move, Place, Return
-from funkoverse.rules.describe import label
-from funkoverse.rules.events import Event, line
-from funkoverse.rules.frames import ReturnFrame
-from funkoverse.rules.pieces import Kind, Role
-from funkoverse.rules.session import Session
-from funkoverse.rules.state import GameState, Piece
-from funkoverse.rules.turn import Turn
-from funkoverse.rules.world import display_names
+from funkoverse.rules import (
+    Choice,
+    Event,
+    GameState,
+    Kind,
+    Move,
+    Piece,
+    Place,
+    Return,
+    Role,
+    Session,
+    Turn,
+)
+from funkoverse.rules.core.events import line
+from funkoverse.rules.core.frames import ReturnFrame
+from funkoverse.rules.core.world import display_names
+from funkoverse.rules.words.describe import label
+from funkoverse.text.board import legend, render_board
 
 HELP = (
     "Answer with the number of a choice (or its id). Also: ? (this help and the board's "

@@ -16,7 +16,7 @@ from funkoverse.content.statuses import (
     load_statuses,
     load_tokens,
 )
-from funkoverse.rules.cards import Ability
+from funkoverse.rules.core.cards import Ability
 
 
 def catalog() -> dict[str, list[dict[str, Any]]]:

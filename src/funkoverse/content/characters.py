@@ -7,6 +7,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from funkoverse.content.dice import load_dice
+from funkoverse.content.fan import extra_files, refuse_clash
 from funkoverse.content.fields import (
     DATA,
     color,
@@ -20,7 +22,7 @@ from funkoverse.content.fields import (
     where,
 )
 from funkoverse.errors import UserError
-from funkoverse.rules.cards import CharacterCard
+from funkoverse.rules.core.cards import CharacterCard
 
 CHARACTERS = DATA / "characters"
 FIELDS = {
@@ -90,8 +92,6 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
 
 def _dice(data: Mapping[str, Any], name: str) -> list[str]:
     """The ids of the extra dice a character rolls, each a shipped die."""
-    from funkoverse.content.dice import load_dice
-
     dice = listed(data, "dice", name, "a list of die ids")
     for die in dice:
         if not isinstance(die, str) or die not in load_dice():
@@ -109,8 +109,6 @@ def load_character_file(path: Path) -> CharacterCard:
 @cache
 def load_characters() -> Mapping[str, CharacterCard]:
     """Every character card, by id: the shipped ones and any fan-made ones in use."""
-    from funkoverse.content.extra import extra_files, refuse_clash
-
     cards: dict[str, CharacterCard] = {}
     files: dict[str, Path] = {}
     abilities: dict[str, Path] = {}  # an ability's id names it in bars and reports: one card's

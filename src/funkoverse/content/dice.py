@@ -4,7 +4,7 @@ A die file has four fields::
 
     id = "champion"          # the name other content and the command line use
     name = "Champion die"    # for people
-    faces = ["shield", ...]  # exactly six face names (see funkoverse.rules.dice.Face)
+    faces = ["shield", ...]  # exactly six face names (see funkoverse.rules.core.dice.Face)
     source = "..."           # where these faces come from, so they can be corrected
 
 Every problem is a :class:`~funkoverse.errors.UserError` on one line that names
@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from funkoverse.errors import UserError
-from funkoverse.rules.dice import FACES_PER_DIE, DieSpec, Face
+from funkoverse.rules.core.dice import FACES_PER_DIE, DieSpec, Face
 
 __all__ = ["SHIPPED_DICE_DIR", "load_dice", "load_die_file"]
 

@@ -1,4 +1,5 @@
 """Fan-made content: folders of content files in the shipped format, added to the box.
+`fan` holds the folders in use; this module checks and sets them.
 
 A folder given with `--content DIR` holds subfolders named as the shipped ones
 (`characters/`, `items/`, `statuses/`, `maps/`, `scenarios/`, ...), each with TOML files in
@@ -12,37 +13,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from funkoverse.errors import UserError
-
-FOLDERS = (
-    "characters",
-    "items",
-    "statuses",
-    "companions",
-    "bonus_objectives",
-    "maps",
-    "scenarios",
+from funkoverse.content import characters, maps, scenarios, statuses
+from funkoverse.content.characters import load_characters
+from funkoverse.content.fan import (
+    FOLDERS,
+    content_dirs,
+    extra_files,
+    refuse_clash,
+    set_content_dirs,
 )
-
-_DIRS: list[Path] = []
-
-
-def content_dirs() -> tuple[str, ...]:
-    """The fan content folders in use, as the paths given (for worker processes)."""
-    return tuple(str(d) for d in _DIRS)
-
-
-def extra_files(folder: str) -> list[Path]:
-    """The fan content files of one kind (`characters`, `maps`, ...), folder by folder."""
-    return [p for d in _DIRS for p in sorted((d / folder).glob("*.toml"))]
-
-
-def extra_map(map_id: str) -> Path | None:
-    """The fan map file with id `map_id`, if a content folder has one."""
-    for path in extra_files("maps"):
-        if path.stem == map_id:
-            return path
-    return None
+from funkoverse.content.maps import load_map, maps_folder, shipped_maps
+from funkoverse.content.scenarios import load_scenarios
+from funkoverse.content.statuses import (
+    load_bonus_objectives,
+    load_companions,
+    load_items,
+    load_statuses,
+)
+from funkoverse.errors import UserError
 
 
 def use_content(dirs: Iterable[str | Path]) -> None:
@@ -66,13 +54,13 @@ def use_content(dirs: Iterable[str | Path]) -> None:
             raise UserError(
                 f"--content {d}: no content found; put files in subfolders named {', '.join(FOLDERS)}"
             )
-    before = list(_DIRS)
-    _DIRS[:] = wanted
+    before = [Path(d) for d in content_dirs()]
+    set_content_dirs(wanted)
     _clear()
     try:
         check_loaded()
     except UserError:  # refused: the folders in use before stay in use
-        _DIRS[:] = before
+        set_content_dirs(before)
         _clear()
         raise
 
@@ -80,46 +68,19 @@ def use_content(dirs: Iterable[str | Path]) -> None:
 def check_loaded() -> None:
     """Load everything with the fan content in: its files parse, ids match file names and
     clash with no shipped id."""
-    from funkoverse.content.characters import load_characters
-    from funkoverse.content.maps import load_map
-    from funkoverse.content.scenarios import load_scenarios
-    from funkoverse.content.statuses import (
-        load_bonus_objectives,
-        load_companions,
-        load_items,
-        load_statuses,
-    )
-
     load_characters()
     load_items()
     load_statuses()
     load_companions()
     load_bonus_objectives()
     load_scenarios()
-    from funkoverse.content.maps import _maps_folder, shipped_maps
-
     for path in extra_files("maps"):
         if path.stem in shipped_maps():
-            refuse_clash("map", path.stem, path, Path(str(_maps_folder() / path.name)))
+            refuse_clash("map", path.stem, path, Path(str(maps_folder() / path.name)))
         load_map(path.stem)
 
 
-def refuse_clash(kind: str, card_id: str, path: Path, other: Path, field: str = "id") -> None:
-    """A fan file whose id a shipped card (or another fan file) already has: one line naming
-    both files and saying to rename it."""
-    from funkoverse.content.fields import DATA, where
-
-    whose = "a shipped" if other.is_relative_to(DATA) else "another fan"
-    raise UserError(
-        f"{path}: field '{field}': {whose} {kind} is already called '{card_id}' "
-        f"({where(other)}); give yours another id"
-        + (" (and rename the file to match)" if field == "id" else "")
-    )
-
-
 def _clear() -> None:
-    from funkoverse.content import characters, maps, scenarios, statuses
-
     characters.load_characters.cache_clear()
     scenarios.load_scenarios.cache_clear()
     maps._shipped_map.cache_clear()

@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from funkoverse.content.hooks import HOOKS
 from funkoverse.errors import UserError
-from funkoverse.rules.cards import COLOR_ALIASES, Ability, Param, Step, TokenColor
-from funkoverse.rules.vocabulary import vocabulary
+from funkoverse.rules.core.cards import COLOR_ALIASES, Ability, Param, Step, TokenColor
+from funkoverse.rules.vocabulary.ops import vocabulary
 
 DATA = Path(__file__).parent / "data"
 COMMON_PARAMS = frozenset({"if_won"})  # any step may happen only "if you win"
@@ -171,8 +172,6 @@ def parse_ability(raw: Any, name: str, field: str) -> Ability:
 
 def hooks(raw: Any, name: str) -> tuple[Any, ...]:
     """Named hooks, looked up in the hook registry."""
-    from funkoverse.content.hooks import HOOKS
-
     if not isinstance(raw, list):
         raise UserError(f"{name}: field 'hooks': expected a list of hook names")
     found = []

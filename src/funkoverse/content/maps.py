@@ -18,8 +18,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from funkoverse.content.fan import extra_map
 from funkoverse.errors import UserError
-from funkoverse.rules.board import Board, column_letters
+from funkoverse.rules.core.board import Board, column_letters
 
 _TOP_KEYS = frozenset({"name", "box", "width", "height", "note", "grid", "layers", "legend"})
 _KNOWN_LAYERS = {
@@ -136,13 +137,13 @@ def _scan_toml_keys(text: str) -> dict[str, _ValuePos]:
 # -- public entry points -----------------------------------------------------
 
 
-def _maps_folder() -> Traversable:
+def maps_folder() -> Traversable:
     return resources.files("funkoverse.content") / "data" / "maps"
 
 
 def shipped_maps() -> list[str]:
     """Ids of the maps that come with the game (file stems under content/data/maps)."""
-    folder = _maps_folder()
+    folder = maps_folder()
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
@@ -155,11 +156,11 @@ def load_map(id_or_path: str | Path) -> Board:
         isinstance(id_or_path, str)
         and lowered != text_id
         and not _is(Path(text_id), "exists")
-        and _is(_maps_folder() / f"{lowered}.toml", "is_file")
+        and _is(maps_folder() / f"{lowered}.toml", "is_file")
     ):
         raise UserError(f"unknown map {_shown(text_id)}: map ids are lower case, as in '{lowered}'")
     if isinstance(id_or_path, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", text_id):
-        if _is(_maps_folder() / f"{text_id}.toml", "is_file"):
+        if _is(maps_folder() / f"{text_id}.toml", "is_file"):
             return _shipped_map(text_id)
         fan = _fan_map(text_id)
         if fan is not None:
@@ -183,15 +184,13 @@ def _is(path: Path | Traversable, question: str) -> bool:
 
 @functools.cache
 def _shipped_map(map_id: str) -> Board:
-    res = _maps_folder() / f"{map_id}.toml"
+    res = maps_folder() / f"{map_id}.toml"
     board = parse_map_text(res.read_text(encoding="utf-8"), f"maps/{map_id}.toml")
     return dataclasses.replace(board, id=map_id)
 
 
 def _fan_map(map_id: str) -> Board | None:
     """A fan-made map of a content folder in use (`--content`), by id; read once."""
-    from funkoverse.content.extra import extra_map
-
     path = extra_map(map_id)
     if path is None:
         return None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from funkoverse.content.catalog import cards
 from funkoverse.content.fields import DATA, need, only_fields, read_toml, where
 from funkoverse.errors import UserError
 
@@ -131,8 +132,6 @@ def rule_text(cite: str) -> dict[str, Any] | None:
     section = find(cite)
     if section is not None:
         return {"cite": cite, **section.to_json()}
-    from funkoverse.content.catalog import cards
-
     want = _norm(cite)
     for cid, card in cards().items():
         trait = card.get("trait")

@@ -7,10 +7,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from funkoverse.content.fan import extra_files, refuse_clash
 from funkoverse.content.fields import DATA, color, need, only_fields, read_toml, shown, where
+from funkoverse.content.maps import load_map
 from funkoverse.errors import UserError
-from funkoverse.rules.cards import TokenColor
-from funkoverse.rules.scenario import Scenario
+from funkoverse.rules.core.cards import TokenColor
+from funkoverse.rules.core.scenario import Scenario
 
 SCENARIO_FIELDS = {
     "id",
@@ -89,8 +91,6 @@ def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
 
 @cache
 def load_scenarios() -> Mapping[str, Scenario]:
-    from funkoverse.content.extra import extra_files, refuse_clash
-
     found: dict[str, Scenario] = {}
     files: dict[str, Path] = {}
     for path in sorted((DATA / "scenarios").glob("*.toml")) + extra_files("scenarios"):
@@ -109,8 +109,6 @@ def load_scenarios() -> Mapping[str, Scenario]:
 def default_map(scenario_id: str) -> str:
     """The map a scenario is played on when none is named: the first of its maps that this
     program has (the lab's, the RL environment's)."""
-    from funkoverse.content.maps import load_map
-
     for map_id in scenario(scenario_id).maps:
         try:
             load_map(map_id)

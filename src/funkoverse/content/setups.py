@@ -25,11 +25,11 @@ from funkoverse.content.statuses import (
     load_statuses,
 )
 from funkoverse.errors import UserError
-from funkoverse.rules.board import Board
-from funkoverse.rules.cards import CharacterCard, TokenColor
-from funkoverse.rules.scenario import Scenario
-from funkoverse.rules.spec import DraftSpec, SeatSpec, SetupSpec, SpecError, TeamSpec
-from funkoverse.rules.state import Draft, Setup, TeamSetup
+from funkoverse.rules.core.board import Board
+from funkoverse.rules.core.cards import CharacterCard, TokenColor
+from funkoverse.rules.core.scenario import Scenario
+from funkoverse.rules.core.spec import DraftSpec, SeatSpec, SetupSpec, SpecError, TeamSpec
+from funkoverse.rules.core.state import Draft, Setup, TeamSetup
 
 FIRST_GAME_MAP = "proving-grounds"
 FIRST_GAME_TEAMS: dict[str, tuple[str, ...]] = {

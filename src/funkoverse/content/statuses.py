@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from funkoverse.content.fan import extra_files, refuse_clash
 from funkoverse.content.fields import (
     DATA,
     hooks,
@@ -20,7 +21,13 @@ from funkoverse.content.fields import (
     whole,
 )
 from funkoverse.errors import UserError
-from funkoverse.rules.cards import TOKEN_KINDS, BonusObjective, CompanionCard, ItemCard, StatusCard
+from funkoverse.rules.core.cards import (
+    TOKEN_KINDS,
+    BonusObjective,
+    CompanionCard,
+    ItemCard,
+    StatusCard,
+)
 
 STATUSES = DATA / "statuses"
 ITEMS = DATA / "items"
@@ -137,8 +144,6 @@ def parse_bonus(data: Mapping[str, Any], name: str) -> BonusObjective:
 
 
 def _load(directory: Path, parse: Any) -> dict[str, Any]:
-    from funkoverse.content.extra import extra_files, refuse_clash
-
     found: dict[str, Any] = {}
     files: dict[str, Path] = {}
     for path in sorted(directory.glob("*.toml")) + extra_files(directory.name):

@@ -32,11 +32,7 @@ from funkoverse.env.encode import (
 )
 from funkoverse.env.teams import draw_spec
 from funkoverse.errors import UserError
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.engines import Engine, named
-from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.state import GameState, Setup
+from funkoverse.rules import Choice, Engine, GameState, Session, Setup, SetupSpec, named
 
 DEFAULT_MAX_STEPS = 5_000
 DEFAULT_SCENARIO = "flags"
@@ -265,7 +261,7 @@ class FunkoverseEnv(AECEnv):
             from funkoverse.env.draw import render
 
             return render(self.session.view(None))
-        from funkoverse.cli.render import render_board
+        from funkoverse.text.board import render_board
 
         view = self.session.view(None)
         board = render_board(view.board, list(view.pieces.values())).plain

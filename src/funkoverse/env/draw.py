@@ -23,8 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from funkoverse.rules.serialize import board_to_json, view_to_json
-from funkoverse.rules.state import GameState
+from funkoverse.rules import GameState, board_to_json, view_to_json
 
 M = 0.45  # the margin for the coordinates, in squares (board.js)
 SUPERSAMPLE = 3

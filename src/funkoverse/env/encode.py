@@ -29,9 +29,7 @@ import numpy.typing as npt
 
 from funkoverse.content.characters import load_characters
 from funkoverse.errors import UserError
-from funkoverse.rules import engine
-from funkoverse.rules.cards import TokenColor
-from funkoverse.rules.choices import (
+from funkoverse.rules import (
     Assist,
     Carry,
     Challenge,
@@ -42,14 +40,18 @@ from funkoverse.rules.choices import (
     End,
     FlagReturn,
     FlipControl,
+    GameState,
     Give,
     GiveStatus,
     Interact,
+    Kind,
     Leader,
     MinionChallenge,
     Move,
     Option,
+    Phase,
     Pick,
+    Piece,
     Place,
     PlaceControl,
     PlaceToken,
@@ -58,19 +60,21 @@ from funkoverse.rules.choices import (
     Put,
     Rally,
     Return,
+    Role,
+    Setup,
     ShiftDown,
     ShiftOff,
     Skip,
     Target,
+    TokenColor,
     UseAbility,
     UseItem,
-    registered_options,
 )
-from funkoverse.rules.frames import ChoiceFrame
-from funkoverse.rules.numbers import CONTROL_MARKERS, TRACK_LENGTH
-from funkoverse.rules.pieces import Kind, Role
-from funkoverse.rules.scenario import control_areas
-from funkoverse.rules.state import GameState, Phase, Piece, Setup
+from funkoverse.rules.core.choices import registered_options
+from funkoverse.rules.core.frames import ChoiceFrame
+from funkoverse.rules.core.numbers import CONTROL_MARKERS, TRACK_LENGTH
+from funkoverse.rules.core.scenario import control_areas
+from funkoverse.rules.play import engine
 
 PIECE_SLOTS = 32  # pieces a game may hold: 19 in the largest shipped games (four players)
 MAX_SIDES = 4  # Free-for-All and More Players: at most four sides

@@ -20,7 +20,7 @@ from typing import Any
 import gymnasium
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from funkoverse.rules.session import Session
+from funkoverse.rules import Session
 
 
 def potential(session: Session, seat: str) -> float:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from funkoverse.ai.arena import match_spec
 from funkoverse.content.scenarios import default_map
 from funkoverse.errors import UserError
-from funkoverse.rules.spec import SetupSpec
+from funkoverse.rules import SetupSpec
 
 ATTEMPTS = 100  # draws tried for teams that share no character
 

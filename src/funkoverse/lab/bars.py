@@ -4,7 +4,7 @@ the card is worth: the win rate with it and without it.
 
 A bar is written `ability:ID`, `item:ID` or `action:NAME`, optionally for one side of the
 matchup only (`a=ability:savage-hunger`). Whether a choice is barred is read from the choice
-value's type (`rules/choices.py`), never from its id.
+value's type (`rules/core/choices.py`), never from its id.
 """
 
 from __future__ import annotations
@@ -15,22 +15,22 @@ from dataclasses import dataclass
 
 from funkoverse.ai.agents import Agent
 from funkoverse.errors import UserError
-from funkoverse.rules.choices import (
+from funkoverse.rules import (
     Assist,
     Challenge,
     Choice,
     CompanionAction,
     CompleteBonus,
     FlipControl,
+    GameState,
     Interact,
     Move,
     PlaceControl,
     Rally,
+    Turn,
     UseAbility,
     UseItem,
 )
-from funkoverse.rules.state import GameState
-from funkoverse.rules.turn import Turn
 
 KINDS = ("ability", "item", "action")
 SIDES = ("a", "b")

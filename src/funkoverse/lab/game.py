@@ -15,10 +15,8 @@ from funkoverse.content.extra import use_content
 from funkoverse.content.setups import build
 from funkoverse.lab.bars import RestrictedAgent, parse_bar
 from funkoverse.lab.plan import GameTask
-from funkoverse.rules.choices import UseAbility, UseItem, parse
-from funkoverse.rules.engines import named
-from funkoverse.rules.session import CHOICE, Session
-from funkoverse.rules.spec import SetupSpec
+from funkoverse.rules import CHOICE, Session, SetupSpec, UseAbility, UseItem, named
+from funkoverse.rules.core.choices import parse
 
 
 @dataclass

@@ -23,7 +23,7 @@ from funkoverse.content.setups import build
 from funkoverse.content.statuses import load_items
 from funkoverse.errors import UserError
 from funkoverse.lab.bars import Bar, check_bars
-from funkoverse.rules.spec import SetupSpec, TeamSpec
+from funkoverse.rules import SetupSpec, TeamSpec
 
 SIDES = ("dark", "light")
 DEFAULT_MAX_ROUNDS = 30

@@ -28,12 +28,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from funkoverse.rules import frames as fr
-from funkoverse.rules import schema, setup_phase
-from funkoverse.rules import track as track_module
-from funkoverse.rules.board import Board
-from funkoverse.rules.cards import TOKEN_KINDS, Ability, CharacterCard, Step, TokenColor, step
-from funkoverse.rules.choices import (
+from funkoverse.rules.core import frames as fr
+from funkoverse.rules.core import schema
+from funkoverse.rules.core import track as track_module
+from funkoverse.rules.core.board import Board
+from funkoverse.rules.core.cards import (
+    TOKEN_KINDS,
+    Ability,
+    CardHook,
+    CharacterCard,
+    Step,
+    TokenColor,
+    step,
+)
+from funkoverse.rules.core.choices import (
     Assist,
     Carry,
     Challenge,
@@ -69,13 +77,15 @@ from funkoverse.rules.choices import (
     UseAbility,
     UseItem,
 )
-from funkoverse.rules.errors import Unsupported
-from funkoverse.rules.events import Event, EventKind
-from funkoverse.rules.hooks import Hook
-from funkoverse.rules.pieces import Kind, Role
-from funkoverse.rules.scenario import Scenario, control_areas, leader_squares
-from funkoverse.rules.state import GameState, Phase, Piece, Setup, SideState
-from funkoverse.rules.vocabulary import SHIFTABLE, TOKEN_NAMES
+from funkoverse.rules.core.errors import Unsupported
+from funkoverse.rules.core.events import Event, EventKind
+from funkoverse.rules.core.hooks import Hook, shipped_hooks
+from funkoverse.rules.core.pieces import Kind, Role
+from funkoverse.rules.core.scenario import Scenario, control_areas, leader_squares
+from funkoverse.rules.core.state import GameState, Phase, Piece, Setup, SideState
+from funkoverse.rules.play import setup_phase
+from funkoverse.rules.vocabulary.cooldown import SHIFTABLE
+from funkoverse.rules.vocabulary.tokens import TOKEN_NAMES
 
 try:
     from funkoverse.rules import _kernel
@@ -96,7 +106,7 @@ def built() -> bool:
 
 # --------------------------------------------------------------------------- the kernel's numbering
 
-# The kernel's numbering, from the schema both sides are built from (schema.py; a test holds
+# The kernel's numbering, from the schema both sides are built from (core/schema.py; a test holds
 # the built kernel's names to it)
 KINDS: tuple[Kind, ...] = schema.BY_NAME["Kind"].values
 ROLES: tuple[Role, ...] = schema.BY_NAME["Role"].values
@@ -173,9 +183,7 @@ def code(kind: int, a: int = 0, b: int = 0) -> int:
 
 
 def _shipped_hook_types() -> dict[str, type[Hook]]:
-    from funkoverse.content.hooks import HOOKS as registry
-
-    return {name: type(hook) for name, hook in registry.items() if name in HOOKS}
+    return {name: kind for name, kind in shipped_hooks().items() if name in HOOKS}
 
 
 # --------------------------------------------------------------------------- boards
@@ -510,7 +518,7 @@ class Tables:
                 self.ability_ids.append(a.id)
         return found
 
-    def _hooks(self, hooks: Iterable[Hook]) -> list[int]:
+    def _hooks(self, hooks: Iterable[CardHook]) -> list[int]:
         out = []
         for hook in hooks:
             kind = self.hook_types.get(hook.name)
@@ -919,7 +927,7 @@ class Tables:
         """`state` as the kernel's tuples (`Kernel.load`); `Unsupported` for a position the
         tables cannot hold (a piece, card, item, track item or frame they do not name)."""
         if state.gone:
-            # Free-for-All: a seat that left is the Python engine's alone (rules/leaving.py)
+            # Free-for-All: a seat that left is the Python engine's alone (rules/play/leaving.py)
             raise Unsupported(f"{', '.join(state.gone)} left the free-for-all")
         index = self._places(state)
         card_index = self._card_index

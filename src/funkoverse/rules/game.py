@@ -20,17 +20,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from funkoverse.rules import leaving
-from funkoverse.rules.choices import Choice, FirstPlayer, RollOutcome, parse
-from funkoverse.rules.describe import label
-from funkoverse.rules.dice import resolve, roll
+from funkoverse.rules.core.choices import Choice, FirstPlayer, RollOutcome, parse
+from funkoverse.rules.core.dice import resolve, roll
+from funkoverse.rules.core.errors import IllegalChoice, Unsupported
+from funkoverse.rules.core.events import Event, EventKind, Events
+from funkoverse.rules.core.state import CHANCE, GameState, Setup
+from funkoverse.rules.core.world import display_names
 from funkoverse.rules.engines import CHANCE_AT, OVER_AT, PYTHON, Engine, Position, best
 from funkoverse.rules.engines.base import Decoder
 from funkoverse.rules.engines.python import PythonPosition
-from funkoverse.rules.errors import IllegalChoice, Unsupported
-from funkoverse.rules.events import Event, EventKind, Events
-from funkoverse.rules.state import CHANCE, GameState, Setup
-from funkoverse.rules.world import display_names
+from funkoverse.rules.play import leaving
+from funkoverse.rules.words.describe import label
 
 # an entry's events as recorded, and what decodes them when they are read
 Record = tuple[Decoder, Any]
@@ -38,7 +38,7 @@ Record = tuple[Decoder, Any]
 
 @dataclass(frozen=True)
 class Leave:
-    """Free-for-All: `side` leaves the game (`rules.leaving`). Not a choice of the game (no
+    """Free-for-All: `side` leaves the game (`rules.play.leaving`). Not a choice of the game (no
     seat is offered it), but kept in the game's log among the choices, so that playing the
     log again makes it again at the same point."""
 
@@ -226,7 +226,7 @@ class Game:
         return position.decoder, raw
 
     def depart(self, side: str) -> Record:
-        """Free-for-All: `side` leaves the game and the others play on (`rules.leaving`);
+        """Free-for-All: `side` leaves the game and the others play on (`rules.play.leaving`);
         refused with `IllegalChoice` when it cannot leave now, nothing changed. The kernel
         holds no seat that left: a game on it is played again from its log on the Python
         engine first, and goes on there (`fallback` says so)."""

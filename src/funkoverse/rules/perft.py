@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from funkoverse.rules import compiled, engine
-from funkoverse.rules.state import GameState
+from funkoverse.rules import compiled
+from funkoverse.rules.core.state import GameState
+from funkoverse.rules.play import engine
 
 
 def perft(state: GameState, depth: int) -> int:

@@ -17,7 +17,7 @@ the table: a player resigns, claims the win from an opponent who has left, or ru
 of time. These are entries of their own (kinds `resign`, `claim`, `timeout`): an ending
 names the winning side (`end`), a claim that hands a seat to the computer changes no
 piece (`note`), and in a free-for-all a player who resigns or runs out of time leaves while
-the others play on (`leave`: its characters leave the map for good, `rules.leaving`; the
+the others play on (`leave`: its characters leave the map for good, `rules.play.leaving`; the
 last player left wins). None is a choice of the game, so no undo reaches back past one.
 """
 
@@ -27,10 +27,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from funkoverse.rules.choices import Choice, parse
-from funkoverse.rules.engines import CHANCE_AT, OVER_AT, Engine, Position
-from funkoverse.rules.engines.base import AS_IS
-from funkoverse.rules.errors import (
+from funkoverse.rules.core.choices import Choice, parse
+from funkoverse.rules.core.errors import (
     GameOver,
     IllegalChoice,
     NothingToUndo,
@@ -38,13 +36,15 @@ from funkoverse.rules.errors import (
     StaleVersion,
     Unsupported,
 )
-from funkoverse.rules.events import Event, EventKind
+from funkoverse.rules.core.events import Event, EventKind
+from funkoverse.rules.core.spec import SetupSpec, SpecError
+from funkoverse.rules.core.state import CHANCE, GameState, Phase, Setup
+from funkoverse.rules.core.view import may_see_choice, observe, observe_event, secret_decision
+from funkoverse.rules.core.world import display_names
+from funkoverse.rules.engines import CHANCE_AT, OVER_AT, Engine, Position
+from funkoverse.rules.engines.base import AS_IS
 from funkoverse.rules.game import Game, Record, ShownFirst
-from funkoverse.rules.spec import SetupSpec, SpecError
-from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
 from funkoverse.rules.turn import Decide, Turn
-from funkoverse.rules.view import may_see_choice, observe, observe_event, secret_decision
-from funkoverse.rules.world import display_names
 
 CHOICE = "choice"
 CHANCE_ENTRY = "chance"
@@ -445,7 +445,7 @@ class Session:
     def leave(self, kind: str, seat: str | None, side: str) -> Sequence[Event]:
         """Free-for-All: `side` leaves the game and the others play on (`seat` resigned, or
         ran out of time): its characters leave the map for good, it decides no more, and
-        when one player is left that player wins (`rules.leaving`). Logged as an entry of
+        when one player is left that player wins (`rules.play.leaving`). Logged as an entry of
         `kind` whose events are the leaving's; refused with `IllegalChoice` (two sides, a
         seat gone already, the setup's flip or draft) and `GameOver`, nothing changed."""
         if kind not in OUTSIDE:

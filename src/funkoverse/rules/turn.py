@@ -13,15 +13,27 @@ decider looks at neither), and a turn is read at once: once the game moves on, i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from funkoverse.rules.choices import Choice
+from funkoverse.rules.core.choices import Choice
+from funkoverse.rules.core.events import Event
+from funkoverse.rules.core.state import GameState
 from funkoverse.rules.engines import Engine, Position
-from funkoverse.rules.events import Event
-from funkoverse.rules.state import GameState
+from funkoverse.rules.play import engine as python_engine
 
-if TYPE_CHECKING:
-    from funkoverse.rules.session import Session
+
+class Source(Protocol):
+    """What a turn reads its lazy parts out of: the game it is a decision of (a `Session`).
+    Named here, not imported, so that a session can make turns and a turn need not know it."""
+
+    @property
+    def engine(self) -> Engine: ...
+
+    def searchable(self, seat: str) -> Position | None: ...
+
+    def view(self, seat: str | None) -> GameState: ...
+
+    def events(self, seat: str | None, since: int = 0) -> list[tuple[int, Event]]: ...
 
 
 class Turn:
@@ -45,7 +57,7 @@ class Turn:
         seat: str,
         version: int,
         choices: Sequence[Choice],
-        session: Session | None = None,
+        session: Source | None = None,
         seen: int = 0,
         view: GameState | None = None,
         unseen: tuple[Event, ...] | None = None,
@@ -67,9 +79,7 @@ class Turn:
     def of(cls, view: GameState, choices: Sequence[Choice], seat: str | None = None) -> Turn:
         """A turn from a view a caller already holds (a puzzle, a tool): no position to search
         on, nothing unseen."""
-        from funkoverse.rules import engine
-
-        found = seat if seat is not None else engine.decider(view)
+        found = seat if seat is not None else python_engine.decider(view)
         return cls(found or "", 0, choices, view=view, unseen=(), turns=view.turns)
 
     @property

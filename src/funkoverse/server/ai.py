@@ -26,10 +26,8 @@ from typing import Any
 
 from funkoverse.ai.agents import AGENTS
 from funkoverse.content.setups import build
-from funkoverse.rules import engines
-from funkoverse.rules.session import Entry, Session
-from funkoverse.rules.spec import SetupSpec
-from funkoverse.rules.world import display_names
+from funkoverse.rules import Entry, Session, SetupSpec, engines
+from funkoverse.rules.core.world import display_names
 
 LEVELS = ("easy", "normal", "hard", "expert")
 HINT_LEVEL = "hard"
@@ -104,7 +102,7 @@ def decide(task: Task, level: str) -> str | None:
 def hint(task: Task, top: int = 3) -> list[dict[str, Any]] | None:
     """The search's best few choices for the task's seat, with their estimated chance to win;
     None when the worker has lost the game."""
-    from funkoverse.rules.describe import label
+    from funkoverse.rules.words.describe import label
 
     try:
         session = _live(task)

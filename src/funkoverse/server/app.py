@@ -26,15 +26,15 @@ from funkoverse.content.maps import load_map
 from funkoverse.content.rulebooks import rule_text, rulebooks
 from funkoverse.content.setups import draw_spec
 from funkoverse.errors import UserError
-from funkoverse.rules.engines import Engine
-from funkoverse.rules.preview import preview
-from funkoverse.rules.serialize import board_to_json
+from funkoverse.rules import Engine, board_to_json
+from funkoverse.rules.words.preview import preview
 from funkoverse.server.ai import Thinkers
 from funkoverse.server.database import Database
 from funkoverse.server.errors import ApiError
 from funkoverse.server.games import Games, Room
 from funkoverse.server.guard import Guard, Limit, Limits, internal_error
-from funkoverse.server.inputs import MAX_BODY, fields, read_json, too_large
+from funkoverse.server.guided import add_routes as add_tutorial_routes
+from funkoverse.server.inputs import fields
 from funkoverse.server.live import Live
 from funkoverse.server.models import (
     ChoiceIn,
@@ -47,8 +47,8 @@ from funkoverse.server.models import (
     refusals,
 )
 from funkoverse.server.online import PRESENCE, Clock, Table
+from funkoverse.server.requests import bearer_token, client_address, read_body, seat_of_token
 from funkoverse.server.store import Store
-from funkoverse.server.tutorial import add_routes as add_tutorial_routes
 from funkoverse.server.views import chapters
 
 WEB = Path(str(resources.files("funkoverse") / "web"))
@@ -57,48 +57,6 @@ SEED_BITS = 128
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-async def _body(request: Request, empty: bool = False) -> Any:
-    """The request's JSON: refused as too large (413) or malformed (400) before anything else
-    (an empty body is None where `empty` allows one)."""
-    length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_BODY:
-        raise too_large()
-    data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise too_large()
-    if empty and not data.strip():
-        return None
-    return read_json(data)
-
-
-def _token(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip()
-    return None
-
-
-def _seat(room: Room, token: str | None, required: bool) -> str | None:
-    """The seat a token holds: 401 without one (when acting), 403 for one of no seat."""
-    if token is None:
-        if required:
-            raise ApiError(
-                401, "no_token", "acting needs a seat token: Authorization: Bearer <token>"
-            )
-        return None
-    seat = room.seat_of(token)
-    if seat is None:
-        raise ApiError(403, "wrong_seat", "this token is not one of this game's seats")
-    return seat
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
 
 
 def latest_report(db: Path) -> Path | None:
@@ -223,9 +181,9 @@ def create_app(
     )
     async def create(request: Request) -> JSONResponse:
         """A new game; what is left out is drawn from the seed."""
-        body = fields(NewGame, await _body(request))
+        body = fields(NewGame, await read_body(request))
         check_ids(body, box)
-        making.take(_address(request))
+        making.take(client_address(request))
         seed = body.seed if body.seed is not None else secrets.randbits(SEED_BITS)
         try:
             spec = draw_spec(body.request(), seed)
@@ -254,9 +212,9 @@ def create_app(
     async def resign(game: str, request: Request) -> dict[str, Any]:
         """The seat resigns: the game ends and the other side wins (in a free-for-all the
         seat leaves and the rest play on)."""
-        data = await _body(request)
+        data = await read_body(request)
         room = await games.room(game)
-        seat = _seat(room, _token(request), required=True)
+        seat = seat_of_token(room, bearer_token(request), required=True)
         assert seat is not None
         games.touch(room, seat)
         body = fields(ResignIn, data)
@@ -271,9 +229,9 @@ def create_app(
     async def claim(game: str, request: Request) -> dict[str, Any]:
         """The deciding seat has been away longer than the game's grace period: the computer
         plays it from now on (`ai`), or the claimer's side wins (`win`)."""
-        data = await _body(request)
+        data = await read_body(request)
         room = await games.room(game)
-        seat = _seat(room, _token(request), required=True)
+        seat = seat_of_token(room, bearer_token(request), required=True)
         assert seat is not None
         games.touch(room, seat)
         body = fields(ClaimIn, data)
@@ -289,9 +247,9 @@ def create_app(
     async def rematch(game: str, request: Request) -> JSONResponse:
         """A new game of the same setup, sides swapped, once this one is over: the asking
         seat's token for it (every other seat's open socket is sent its own)."""
-        data = await _body(request, empty=True)
+        data = await read_body(request, empty=True)
         room = await games.room(game)
-        seat = _seat(room, _token(request), required=True)
+        seat = seat_of_token(room, bearer_token(request), required=True)
         assert seat is not None
         games.touch(room, seat)
         fields(RematchIn, data if data is not None else {})
@@ -318,7 +276,7 @@ def create_app(
     @app.get("/api/games/{game}", responses=refusals(400, 403, 404, 503))
     async def view(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
         room = await games.room(game)
-        seat = _seat(room, _token(request), required=False)
+        seat = seat_of_token(room, bearer_token(request), required=False)
         games.touch(room, seat)
         return games.view(room, seat, since)
 
@@ -328,9 +286,9 @@ def create_app(
         openapi_extra=body_of(ChoiceIn),
     )
     async def choose(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
-        data = await _body(request)
+        data = await read_body(request)
         room = await games.room(game)
-        seat = _seat(room, _token(request), required=True)
+        seat = seat_of_token(room, bearer_token(request), required=True)
         assert seat is not None
         games.touch(room, seat)
         body = fields(ChoiceIn, data)
@@ -343,9 +301,9 @@ def create_app(
         openapi_extra=body_of(UndoIn),
     )
     async def undo(game: str, request: Request, since: int | None = SINCE) -> dict[str, Any]:
-        data = await _body(request)
+        data = await read_body(request)
         room = await games.room(game)
-        seat = _seat(room, _token(request), required=True)
+        seat = seat_of_token(room, bearer_token(request), required=True)
         assert seat is not None
         games.touch(room, seat)
         body = fields(UndoIn, data)
@@ -357,9 +315,9 @@ def create_app(
         """The search's best three choices for the seat that decides, with their estimated
         chance to win (the same search as the hard level)."""
         room = await games.room(game)
-        seat = _seat(room, _token(request), required=True)
+        seat = seat_of_token(room, bearer_token(request), required=True)
         assert seat is not None
-        hints.take(_address(request))
+        hints.take(client_address(request))
         version = room.session.version
         return {"version": version, "hint": await games.hint(room, seat)}
 
@@ -370,7 +328,7 @@ def create_app(
         """Where a character of the seat could move, what it sees, and the odds of each
         challenge it could make, before the player commits to it."""
         room = await games.room(game)
-        seat = _seat(room, _token(request), required=True)
+        seat = seat_of_token(room, bearer_token(request), required=True)
         side = room.side_of(seat)
         view = room.session.view(side)
         found = view.pieces.get(piece)

@@ -183,8 +183,7 @@ def ai_decisions(
     whole log), then `decisions` decisions in a row, each sent only the entries since the
     last one (its choice and the chance outcomes after). Milliseconds, median and slowest."""
     from funkoverse.content.setups import build
-    from funkoverse.rules.engines import named
-    from funkoverse.rules.session import Session
+    from funkoverse.rules import Session, named
     from funkoverse.server.ai import Thinkers
 
     spec, game = _long_game(seed, max(versions) + decisions, engine)
@@ -232,8 +231,7 @@ def _long_game(seed: int, length: int, engine: str) -> tuple[Any, Any]:
     first from `seed` on whose random choices play that long."""
     from funkoverse.ai.arena import match_spec
     from funkoverse.content.setups import build
-    from funkoverse.rules.engines import named
-    from funkoverse.rules.session import Session
+    from funkoverse.rules import Session, named
 
     for attempt in range(seed, seed + 200):
         spec = match_spec("flags", "themyscira", None, attempt, 3)

@@ -24,14 +24,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from funkoverse.content.setups import build
-from funkoverse.rules.engines import Engine, best
-from funkoverse.rules.errors import GameOver, IllegalChoice, NothingToUndo, NotYourTurn
-from funkoverse.rules.serialize import event_to_json, view_to_json
-from funkoverse.rules.session import CHANCE_ENTRY, CLAIM, HANDED, RESIGN, TIMEOUT, Session
-from funkoverse.rules.spec import SeatSpec, SetupSpec
-from funkoverse.rules.state import CHANCE
-from funkoverse.rules.view import observe_event
-from funkoverse.rules.world import display_names
+from funkoverse.rules import (
+    CHANCE,
+    CHANCE_ENTRY,
+    CLAIM,
+    HANDED,
+    RESIGN,
+    TIMEOUT,
+    Engine,
+    GameOver,
+    IllegalChoice,
+    NothingToUndo,
+    NotYourTurn,
+    SeatSpec,
+    Session,
+    SetupSpec,
+    best,
+    event_to_json,
+    view_to_json,
+)
+from funkoverse.rules.core.view import observe_event
+from funkoverse.rules.core.world import display_names
 from funkoverse.server.ai import Thinkers
 from funkoverse.server.database import Database
 from funkoverse.server.errors import ApiError

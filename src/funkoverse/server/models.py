@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from funkoverse.ai.agents import AGENTS
 from funkoverse.content.setups import SetupRequest
-from funkoverse.rules.spec import SeatSpec
+from funkoverse.rules import SeatSpec
 from funkoverse.server.errors import ApiError
 from funkoverse.server.inputs import cut
 

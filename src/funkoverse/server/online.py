@@ -19,9 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.session import Session
-from funkoverse.rules.spec import SetupSpec
+from funkoverse.rules import Choice, Session, SetupSpec
 
 GRACE = 120  # seconds a seat may be away before another may claim it (server-api.md)
 PRESENCE = 60.0  # seconds a seat without an open socket counts as here after a request
@@ -135,7 +133,7 @@ class Seating:
         """Why `seat` may not make `choice` though its side decides (None: it may)."""
         if not self.per_player:
             return None
-        from funkoverse.rules.choices import parse
+        from funkoverse.rules.core.choices import parse
 
         try:
             value = parse(choice)

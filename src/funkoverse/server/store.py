@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from funkoverse.rules.session import Entry
+from funkoverse.rules import Entry
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

@@ -11,27 +11,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from funkoverse.rules.describe import label
-from funkoverse.rules.events import EventKind
-from funkoverse.rules.notes import trait_answer, turn_side
-from funkoverse.rules.present import board_help, present, start_areas
-from funkoverse.rules.preview import challenge_odds
-from funkoverse.rules.prompt import prompt
-from funkoverse.rules.serialize import choice_to_json, event_to_json, view_to_json
-from funkoverse.rules.session import (
+from funkoverse.rules import (
     CHOICE,
     HANDED,
-    LEAVES,
-    OUTSIDE,
     RESIGN,
     TIMEOUT,
-    WINS,
     Entry,
+    EventKind,
+    GameState,
+    Phase,
     Session,
+    choice_to_json,
+    event_to_json,
+    view_to_json,
 )
-from funkoverse.rules.state import GameState, Phase
-from funkoverse.rules.view import observe_event, secret_decision
-from funkoverse.rules.world import display_names
+from funkoverse.rules.core.view import observe_event, secret_decision
+from funkoverse.rules.core.world import display_names
+from funkoverse.rules.session import LEAVES, OUTSIDE, WINS
+from funkoverse.rules.words.describe import label
+from funkoverse.rules.words.notes import trait_answer, turn_side
+from funkoverse.rules.words.present import board_help, present, start_areas
+from funkoverse.rules.words.preview import challenge_odds
+from funkoverse.rules.words.prompt import prompt
 from funkoverse.server.online import Seating
 
 Audience = str | None  # a seat, or None for the spectators
@@ -186,7 +187,7 @@ def _choices(
     names: dict[str, str],
     seating: Seating | None = None,
 ) -> tuple[list[dict[str, Any]], str]:
-    """The seat's legal choices as the page draws them (`rules.present`), and what to tap
+    """The seat's legal choices as the page draws them (`rules.words.present`), and what to tap
     when they are many squares; with a seat per player, only that player's."""
     if seat is None:
         return [], ""

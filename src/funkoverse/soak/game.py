@@ -1,6 +1,6 @@
 """One soak game: played through the session, checked after every choice, replayed at the end.
 
-After every choice: every invariant of `rules.invariants` holds, every legal choice's id
+After every choice: every invariant of `rules.play.invariants` holds, every legal choice's id
 reads back to it (`choices.parse`), and while a secret is kept no seat's payloads show it
 (`soak.secrecy`). At the end: the game saved as JSON (`Session.to_json`), read back
 (`Session.from_json`) and played again reaches the same position, log, events, legal
@@ -24,14 +24,20 @@ from typing import Any
 from funkoverse.ai.agents import AGENTS, Agent
 from funkoverse.content.setups import build
 from funkoverse.errors import UserError
-from funkoverse.rules.choices import Choice, parse
-from funkoverse.rules.engines import named
-from funkoverse.rules.events import Event, EventKind
-from funkoverse.rules.invariants import initial_tokens, violations
-from funkoverse.rules.serialize import view_to_json
-from funkoverse.rules.session import Session
-from funkoverse.rules.state import GameState, Setup
-from funkoverse.rules.turn import Decide, Turn
+from funkoverse.rules import (
+    Choice,
+    Decide,
+    Event,
+    EventKind,
+    GameState,
+    Session,
+    Setup,
+    Turn,
+    named,
+    view_to_json,
+)
+from funkoverse.rules.core.choices import parse
+from funkoverse.rules.play.invariants import initial_tokens, violations
 from funkoverse.soak.secrecy import drafted_in_secret, leaks, secret_kept
 from funkoverse.soak.ways import describe, spec_for, ways
 

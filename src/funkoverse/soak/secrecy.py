@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 
-from funkoverse.rules.events import words
-from funkoverse.rules.serialize import view_to_json
-from funkoverse.rules.session import Session
-from funkoverse.rules.state import GameState, Setup
+from funkoverse.rules import GameState, Session, Setup, view_to_json
+from funkoverse.rules.core.events import words
 
 
 def drafted_in_secret(setup: Setup) -> bool:

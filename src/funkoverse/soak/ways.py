@@ -23,8 +23,8 @@ from funkoverse.content.setups import (
     first_game_spec,
 )
 from funkoverse.content.statuses import load_bonus_objectives, load_companions, load_items
-from funkoverse.rules.scenario import Scenario
-from funkoverse.rules.spec import SetupSpec, TeamSpec
+from funkoverse.rules import SetupSpec, TeamSpec
+from funkoverse.rules.core.scenario import Scenario
 
 # how a way draws a spec: (generator, seed, scenario, map) -> spec
 Draw = Callable[[random.Random, int, Scenario, str], SetupSpec]

@@ -1,7 +1,9 @@
 """Named hooks for card behaviour the effects vocabulary cannot say.
 
 A content file names its hooks (`hooks = ["champion-of-themyscira"]`); the loader
-looks them up here. Each box's hooks live in a module of their own.
+looks them up here. Each box's hooks live in a module of their own. Their classes are
+declared to the rules as the box's own (`rules.core.hooks.shipped`): the compiled kernel
+plays those, and only those, by name.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Mapping
 
 from funkoverse.content.hooks import dc_comics as dc_comics
 from funkoverse.content.hooks import universal_monsters as universal_monsters
-from funkoverse.rules.hooks import Hook
+from funkoverse.rules.core.hooks import Hook, shipped
 
 
 def _registry() -> Mapping[str, Hook]:
@@ -18,6 +20,7 @@ def _registry() -> Mapping[str, Hook]:
     for module in (dc_comics, universal_monsters):
         for hook in module.HOOKS:
             found[hook.name] = hook
+            shipped(type(hook))
     return found
 
 

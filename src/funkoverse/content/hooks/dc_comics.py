@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from funkoverse.rules import geometry, track
-from funkoverse.rules.cards import Step, step
-from funkoverse.rules.choices import Choice, Option, Skip, register_option
-from funkoverse.rules.dice import win_probability
-from funkoverse.rules.events import Event, EventKind
-from funkoverse.rules.frames import ChoiceFrame, Frame, RollFrame
-from funkoverse.rules.hooks import Hook
-from funkoverse.rules.stack import nearest_roll
-from funkoverse.rules.state import GameState, Piece
+from funkoverse.rules.core import geometry, track
+from funkoverse.rules.core.cards import Step, step
+from funkoverse.rules.core.choices import Choice, Option, Skip, register_option
+from funkoverse.rules.core.dice import win_probability
+from funkoverse.rules.core.events import Event, EventKind
+from funkoverse.rules.core.frames import ChoiceFrame, Frame, RollFrame
+from funkoverse.rules.core.hooks import Hook
+from funkoverse.rules.core.stack import nearest_roll
+from funkoverse.rules.core.state import GameState, Piece
 
 CHAMPION_DIE = ("die", "champion")
 CHAMPION_SLOT = 2

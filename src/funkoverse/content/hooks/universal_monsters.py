@@ -5,22 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from funkoverse.rules import geometry, track, world
-from funkoverse.rules.cards import Step
-from funkoverse.rules.choices import Choice, Interact, Option, register_option
-from funkoverse.rules.dice import win_probability
-from funkoverse.rules.events import Event, EventKind
-from funkoverse.rules.frames import ChoiceFrame, Frame, RollFrame
-from funkoverse.rules.hooks import Hook, Modifier
-from funkoverse.rules.pieces import RIVAL_KINDS, Role
-from funkoverse.rules.stack import nearest_roll
-from funkoverse.rules.state import GameState, Piece
-from funkoverse.rules.vocabulary import (
-    place_token,
-    token_off,
-    token_off_options,
-    token_place_options,
-)
+from funkoverse.rules.core import geometry, track, world
+from funkoverse.rules.core.cards import Step
+from funkoverse.rules.core.choices import Choice, Interact, Option, register_option
+from funkoverse.rules.core.dice import win_probability
+from funkoverse.rules.core.events import Event, EventKind
+from funkoverse.rules.core.frames import ChoiceFrame, Frame, RollFrame
+from funkoverse.rules.core.hooks import Hook, Modifier
+from funkoverse.rules.core.pieces import RIVAL_KINDS, Role
+from funkoverse.rules.core.stack import nearest_roll
+from funkoverse.rules.core.state import GameState, Piece
+from funkoverse.rules.vocabulary.cooldown import token_off, token_off_options
+from funkoverse.rules.vocabulary.tokens import place_token, token_place_options
 
 BLOOD_TOKEN = ("component", "blood")
 BLOOD_SLOT = 3

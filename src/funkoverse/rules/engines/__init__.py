@@ -3,10 +3,10 @@ kernel. See `base` for the interface; `named` picks one by name at the edge."""
 
 from __future__ import annotations
 
+from funkoverse.rules.core.errors import Unsupported
 from funkoverse.rules.engines.base import CHANCE_AT, OVER_AT, Engine, Position
 from funkoverse.rules.engines.kernel import KERNEL, KernelEngine
 from funkoverse.rules.engines.python import PYTHON, PythonEngine
-from funkoverse.rules.errors import Unsupported
 
 ENGINES: dict[str, Engine] = {"kernel": KERNEL, "python": PYTHON}
 

@@ -17,9 +17,9 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
-from funkoverse.rules.choices import Choice
-from funkoverse.rules.events import Event
-from funkoverse.rules.state import GameState, Phase, Setup
+from funkoverse.rules.core.choices import Choice
+from funkoverse.rules.core.events import Event
+from funkoverse.rules.core.state import GameState, Phase, Setup
 
 CHANCE_AT = -1  # the decider index of a chance node
 OVER_AT = -2  # ... of a finished game

@@ -14,13 +14,14 @@ from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from funkoverse.rules import compiled, engine, menus
-from funkoverse.rules.choices import Choice, FirstPlayer
-from funkoverse.rules.dice import win_probability
+from funkoverse.rules import compiled
+from funkoverse.rules.core.choices import Choice, FirstPlayer
+from funkoverse.rules.core.dice import win_probability
+from funkoverse.rules.core.errors import IllegalChoice, Unsupported
+from funkoverse.rules.core.events import Event
+from funkoverse.rules.core.state import GameState, Phase, Setup
 from funkoverse.rules.engines.base import Decoder
-from funkoverse.rules.errors import IllegalChoice, Unsupported
-from funkoverse.rules.events import Event
-from funkoverse.rules.state import GameState, Phase, Setup
+from funkoverse.rules.play import engine, menus
 
 
 class Legal(list):  # type: ignore[type-arg]
@@ -160,7 +161,7 @@ class KernelPosition:
         else:
             code = self.tables.code(choice)
         if code is None or not self.kernel.apply(code):
-            from funkoverse.rules.explain import why_illegal
+            from funkoverse.rules.play.explain import why_illegal
 
             raise IllegalChoice(why_illegal(self.peek(), choice))
         self._legal = None

@@ -1,6 +1,6 @@
 """The Python engine behind the engine interface: the reference every other engine follows.
 
-A position is a `GameState` and the functions of `rules.engine` played on it; it plays every
+A position is a `GameState` and the functions of `rules.play.engine` played on it; it plays every
 setup and every position a builder can make.
 """
 
@@ -10,12 +10,12 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from funkoverse.rules import engine, leaving
-from funkoverse.rules.choices import Choice
+from funkoverse.rules.core.choices import Choice
+from funkoverse.rules.core.events import Event
+from funkoverse.rules.core.frames import RollFrame
+from funkoverse.rules.core.state import CHANCE, GameState, Phase, Setup
 from funkoverse.rules.engines.base import AS_IS, CHANCE_AT, OVER_AT, Decoder
-from funkoverse.rules.events import Event
-from funkoverse.rules.frames import RollFrame
-from funkoverse.rules.state import CHANCE, GameState, Phase, Setup
+from funkoverse.rules.play import engine, leaving
 
 
 class PythonPosition:
@@ -77,7 +77,7 @@ class PythonPosition:
         return tuple(raw)
 
     def depart(self, side: str) -> Any:
-        """Free-for-All: `side` leaves the game (`rules.leaving`); its record, as `apply`'s.
+        """Free-for-All: `side` leaves the game (`rules.play.leaving`); its record, as `apply`'s.
         Only this engine plays it: the kernel holds no seat that left."""
         return leaving.leave(self._s, side)
 

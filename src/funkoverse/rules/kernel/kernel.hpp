@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-// the enums, limits and numbers the kernel shares with funkoverse.rules (rules/schema.py)
+// the enums, limits and numbers the kernel shares with funkoverse.rules (rules/core/schema.py)
 #include "schema.hpp"
 
 namespace fk {
