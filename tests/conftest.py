@@ -74,6 +74,7 @@ def screenshots(tmp_path: Path) -> Path:
 RULE_TESTS = frozenset(
     {
         "test_attachments",
+        "test_card_numbers",
         "test_card_rules",
         "test_cards_bride",
         "test_cards_cheetah",

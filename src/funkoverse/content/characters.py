@@ -37,6 +37,7 @@ FIELDS = {
     "trait",
     "elusive",
     "hooks",
+    "numbers",
     "tokens",
     "dice",
     "note",
@@ -84,7 +85,7 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
         trait_name=str(trait.get("name", "")),
         trait_text=str(trait.get("text", "")),
         elusive=bool(data.get("elusive", False)),
-        hooks=hooks(data.get("hooks", []), name),
+        hooks=hooks(data.get("hooks", []), name, data.get("numbers")),
         tokens=tuple(sorted(tokens.items())),
         dice=tuple(_dice(data, name)),
     )

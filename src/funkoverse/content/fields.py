@@ -3,6 +3,7 @@ what was expected."""
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -170,16 +171,59 @@ def parse_ability(raw: Any, name: str, field: str) -> Ability:
     )
 
 
-def hooks(raw: Any, name: str) -> tuple[Any, ...]:
-    """Named hooks, looked up in the hook registry."""
+def hooks(raw: Any, name: str, numbers: Any = None) -> tuple[Any, ...]:
+    """Named hooks, looked up in the hook registry, each with the numbers it plays by as the
+    card's `numbers` table gives them (every number a hook `wants`, and no other)."""
     if not isinstance(raw, list):
         raise UserError(f"{name}: field 'hooks': expected a list of hook names")
+    given = {} if numbers is None else numbers
+    if not isinstance(given, Mapping):
+        raise UserError(f"{name}: field 'numbers': expected a table of names and whole numbers")
     found = []
+    wanted: set[str] = set()
     for h in raw:
         if not isinstance(h, str) or h not in HOOKS:
             known = ", ".join(sorted(HOOKS))
             raise UserError(
                 f"{name}: field 'hooks': no hook named {shown(h)}; the hooks are {known}"
             )
-        found.append(HOOKS[h])
+        hook = HOOKS[h]
+        values = []
+        for key, what in hook.wants:
+            value = given.get(key)
+            if value is None:
+                raise UserError(
+                    f"{name}: field 'numbers': the hook '{h}' needs '{key}' ({what}); "
+                    f"add numbers = {{ {key} = ... }}"
+                )
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 100:
+                raise UserError(
+                    f"{name}: field 'numbers.{key}': expected a whole number from 1 to 99, "
+                    f"not {shown(value)}"
+                )
+            values.append((key, value))
+            wanted.add(key)
+        found.append(_configured(hook, tuple(values)))
+    extra = sorted(set(given) - wanted)
+    if extra:
+        raise UserError(
+            f"{name}: field 'numbers': no hook of this card plays by {', '.join(map(shown, extra))}"
+        )
     return tuple(found)
+
+
+_CONFIGURED: dict[tuple[str, tuple[tuple[str, int], ...]], Any] = {}
+
+
+def _configured(hook: Any, numbers: tuple[tuple[str, int], ...]) -> Any:
+    """The shipped hook playing by `numbers`: one object for one hook and its numbers, of the
+    hook's own class (the kernel plays only the shipped classes)."""
+    if not numbers:
+        return hook
+    key = (hook.name, numbers)
+    found = _CONFIGURED.get(key)
+    if found is None or type(found) is not type(hook):
+        found = copy.copy(hook)
+        found.numbers = numbers
+        _CONFIGURED[key] = found
+    return found

@@ -35,7 +35,9 @@ ITEMS = DATA / "items"
 
 def parse_status(data: Mapping[str, Any], name: str) -> StatusCard:
     only_fields(
-        data, {"id", "name", "box", "group", "abilities", "trait", "hooks", "text", "note"}, name
+        data,
+        {"id", "name", "box", "group", "abilities", "trait", "hooks", "numbers", "text", "note"},
+        name,
     )
     trait = data.get("trait", {})
     return StatusCard(
@@ -48,7 +50,7 @@ def parse_status(data: Mapping[str, Any], name: str) -> StatusCard:
             for i, raw in enumerate(listed(data, "abilities", name, "a list of abilities"))
         ),
         trait_text=str(trait.get("text", "")) if isinstance(trait, dict) else "",
-        hooks=hooks(data.get("hooks", []), name),
+        hooks=hooks(data.get("hooks", []), name, data.get("numbers")),
         text=str(data.get("text", "")),
     )
 

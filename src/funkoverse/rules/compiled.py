@@ -253,6 +253,9 @@ class Tables:
         self.seat_index = {s: i for i, s in enumerate(self.seats)}
         self.labels = [setup.board.label(i) for i in setup.board.squares]
         self.hook_types = _shipped_hook_types()
+        self.hook_numbers: dict[
+            int, tuple[tuple[str, int], ...]
+        ] = {}  # by hook: its card's numbers
         s = self._s
         s("")
         # pieces, in the game's order; with a draft, then every piece a pick could make
@@ -524,7 +527,13 @@ class Tables:
             kind = self.hook_types.get(hook.name)
             if kind is None or type(hook) is not kind:
                 raise Unsupported(f"the kernel does not know the hook '{hook.name}'")
-            out.append(HOOKS.index(hook.name))
+            index = HOOKS.index(hook.name)
+            known = self.hook_numbers.setdefault(index, hook.numbers)
+            if known != hook.numbers:
+                raise Unsupported(
+                    f"two cards of the game play the hook '{hook.name}' by different numbers"
+                )
+            out.append(index)
         return out
 
     def _card(self, card: CharacterCard) -> int:
@@ -841,6 +850,9 @@ class Tables:
             "control_areas": control,
             "s_empty": s(""),
             "hook_name": hook_name,
+            "hook_numbers": [
+                [value for _, value in self.hook_numbers.get(i, ())] for i in range(len(HOOKS))
+            ],
             "hook_title": hook_title,
             "color_str": [s(c.value) for c in COLORS],
             "status_in_play_why": status_in_play,

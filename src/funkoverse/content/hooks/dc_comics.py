@@ -15,7 +15,6 @@ from funkoverse.rules.core.stack import nearest_roll
 from funkoverse.rules.core.state import GameState, Piece
 
 CHAMPION_DIE = ("die", "champion")
-CHAMPION_SLOT = 2
 ADD_CHAMPION = Option("champion", "add")
 register_option("champion", frozenset({"add"}))
 
@@ -29,6 +28,7 @@ class ChampionOfThemyscira(Hook):
     or an adjacent ally is challenged (an added die scores for the side that rolls it)."""
 
     name = "champion-of-themyscira"
+    wants = (("champion_slot", "the space of the cooldown track the Champion die is placed on"),)
 
     def _roller(self, state: GameState, owner: Piece, roll: RollFrame) -> str | None:
         if owner.square is None or track.position(state, owner.side, CHAMPION_DIE) is not None:
@@ -110,14 +110,14 @@ class ChampionOfThemyscira(Hook):
         else:
             return
         state.stack[i] = roll
-        track.place(state, owner.side, CHAMPION_DIE, CHAMPION_SLOT)
+        track.place(state, owner.side, CHAMPION_DIE, self.number("champion_slot"))
         who = roll.challenger if side == "attack" else roll.target
         events.append(
             Event(
                 EventKind.DIE_ADDED,
                 piece=who,
                 name="Champion die",
-                number=CHAMPION_SLOT,
+                number=self.number("champion_slot"),
                 rule="Champion of Themyscira",
             )
         )

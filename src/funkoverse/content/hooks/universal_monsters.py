@@ -19,7 +19,6 @@ from funkoverse.rules.vocabulary.cooldown import token_off, token_off_options
 from funkoverse.rules.vocabulary.tokens import place_token, token_place_options
 
 BLOOD_TOKEN = ("component", "blood")
-BLOOD_SLOT = 3
 BLOOD_DIE = Option("blood", "die")
 BLOOD_PLACE = Option("blood", "place")
 register_option("blood", frozenset({"die", "place"}))
@@ -33,6 +32,7 @@ class BloodyTerror(Hook):
     placed on the 3 again while it is on the track."""
 
     name = "bloody-terror"
+    wants = (("blood_slot", "the space of the cooldown track the Blood token is placed on"),)
 
     def defense(self, state: GameState, owner: Piece, piece: Piece) -> Sequence[Modifier]:
         if piece.id == owner.id and track.position(state, owner.side, BLOOD_TOKEN) is not None:
@@ -43,7 +43,7 @@ class BloodyTerror(Hook):
         if roll.challenger != owner.id:
             return ()
         if track.position(state, owner.side, BLOOD_TOKEN) is None:
-            track.place(state, owner.side, BLOOD_TOKEN, BLOOD_SLOT)
+            track.place(state, owner.side, BLOOD_TOKEN, self.number("blood_slot"))
             return ()
         return (ChoiceFrame(owner.side, Step("blood"), owner.id, False, self.name),)
 
@@ -70,13 +70,13 @@ class BloodyTerror(Hook):
         self, state: GameState, owner: Piece, purpose: str, choice: Choice, events: list[Event]
     ) -> None:
         if choice == BLOOD_PLACE:
-            track.place(state, owner.side, BLOOD_TOKEN, BLOOD_SLOT)
+            track.place(state, owner.side, BLOOD_TOKEN, self.number("blood_slot"))
             events.append(
                 Event(
                     EventKind.DIE_PLACED,
                     piece=owner.id,
                     name="Blood token",
-                    number=BLOOD_SLOT,
+                    number=self.number("blood_slot"),
                     rule="The Bloody Terror of Transylvania",
                 )
             )
@@ -110,7 +110,7 @@ class ForbiddenDepths(Hook):
     with Tunnels within 5 squares. Rivals may interact with Tunnels to discard them." """
 
     name = "forbidden-depths"
-    tunnel_reach = 5
+    wants = (("tunnel_reach", "how many squares apart two Tunnels may be and still link"),)
 
     def turn_start(self, state: GameState, owner: Piece) -> Sequence[Frame]:
         if owner.square is None:
@@ -138,7 +138,7 @@ class ForbiddenDepths(Hook):
         if len(squares) < 2:
             return None
         distances = state.board.distances
-        reach = self.tunnel_reach
+        reach = self.number("tunnel_reach")
         links: dict[int, list[int]] = {}
         for a in squares:
             row = distances(a)

@@ -44,6 +44,16 @@ class CardHook:
 
     name: str = ""
     title: str = ""  # the card or trait it plays, in words ("Sneaking"); `name` when empty
+    # the card's numbers the hook plays by, as its file gives them ("place the Champion die
+    # on the 2 of your cooldown track": champion_slot = 2)
+    numbers: tuple[tuple[str, int], ...] = ()
+
+    def number(self, key: str) -> int:
+        """The card's number named `key` (one of its hook's `wants`)."""
+        for name, value in self.numbers:
+            if name == key:
+                return value
+        raise KeyError(f"the card gives the hook '{self.name}' no number '{key}'")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import ClassVar, TypeVar, cast
 
 from funkoverse.rules.core.cards import Ability, CardHook
 from funkoverse.rules.core.choices import Choice
@@ -40,7 +40,11 @@ def modified(base: int, modifiers: Sequence[Modifier]) -> int:
 
 
 class Hook(CardHook):
-    """A named piece of card behaviour; subclasses override what their card changes."""
+    """A named piece of card behaviour; subclasses override what their card changes. The
+    numbers it plays by come from the card's file (`wants`: each number's name and what it
+    is), so that a card with other numbers is a change of its file alone."""
+
+    wants: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def defense(self, state: GameState, owner: Piece, piece: Piece) -> Sequence[Modifier]:
         """Modifiers to `piece`'s defense."""

@@ -70,7 +70,7 @@ void before_roll(Game& g) {
             if (roll.piece != owner) continue;
             const Piece& o = g.S->pieces[owner];
             if (!track_position(g, o.side, g.R->blood_item)) {
-                track_place(g, o.side, g.R->blood_item, BLOOD_SLOT);
+                track_place(g, o.side, g.R->blood_item, g.R->hook_number(H_BLOODY_TERROR, 0));
                 continue;
             }
             frames_owner[nf] = owner;

@@ -90,6 +90,7 @@ inline void occupancy(Game& g, int pi, Bits& occupied, Bits& impassable) {
 // Tunnels linking squares for a move (ForbiddenDepths.move_links): empty when none
 struct Links {
     Bits squares;  // squares with a Tunnel, when two or more are on the map
+    int reach = 0;  // how many squares apart two linked Tunnels may be (the card's number)
     bool any() const { return squares.count() >= 2; }
 };
 
@@ -105,7 +106,7 @@ inline Bits reach_rings(const Board& b, int start, int steps, const Bits& impass
             for (int16_t to : b.steps[sq]) nxt.set(to);
             if (links && links->squares.test(sq)) {
                 links->squares.each([&](int t) {
-                    if (t != sq && b.distance(sq, t) <= TUNNEL_REACH) nxt.set(t);
+                    if (t != sq && b.distance(sq, t) <= links->reach) nxt.set(t);
                 });
             }
         });

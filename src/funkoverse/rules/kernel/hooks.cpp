@@ -60,22 +60,22 @@ void hook_choose(Game& g, int owner, uint8_t hook, int32_t c) {
             } else {
                 return;
             }
-            track_place(g, o.side, g.R->champion_item, CHAMPION_SLOT);
+            track_place(g, o.side, g.R->champion_item, g.R->hook_number(H_CHAMPION_OF_THEMYSCIRA, 0));
             Event e = ev(E_DIE_ADDED);
             e.piece = S.pieces[who].id;
             e.name = g.R->str_misc[S_CHAMPION_DIE];
-            e.number = CHAMPION_SLOT;
+            e.number = g.R->hook_number(H_CHAMPION_OF_THEMYSCIRA, 0);
             e.rule = g.R->str_misc[S_CHAMPION_RULE];
             emit(g, e);
             return;
         }
         case H_BLOODY_TERROR: {  // The Bloody Terror of Transylvania
             if (code_a(c) == OPT_BLOOD_PLACE) {
-                track_place(g, o.side, g.R->blood_item, BLOOD_SLOT);
+                track_place(g, o.side, g.R->blood_item, g.R->hook_number(H_BLOODY_TERROR, 0));
                 Event e = ev(E_DIE_PLACED);
                 e.piece = o.id;
                 e.name = g.R->str_misc[S_BLOOD_TOKEN];
-                e.number = BLOOD_SLOT;
+                e.number = g.R->hook_number(H_BLOODY_TERROR, 0);
                 e.rule = g.R->str_misc[S_BLOOD_RULE];
                 emit(g, e);
                 return;

@@ -24,10 +24,6 @@ namespace fk {
 constexpr int32_t NIL = INT32_MIN;    // an absent number (Python's None)
 constexpr int16_t NIL16 = INT16_MIN;  // an absent step parameter
 
-// The numbers of cards the kernel plays (their hooks)
-constexpr int CHAMPION_SLOT = 2;
-constexpr int BLOOD_SLOT = 3;
-constexpr int TUNNEL_REACH = 5;
 
 // --------------------------------------------------------------------------- squares
 
@@ -275,6 +271,14 @@ struct Rules {
     // strings the engine's events use
     int16_t s_empty = -1;
     std::vector<int16_t> hook_name, hook_title;
+    // per hook: the numbers its card plays it by, in the order the hook wants them (the
+    // card's file gives them: "place the Champion die on the 2 of your cooldown track")
+    std::vector<std::vector<int>> hook_numbers;
+    int hook_number(int hook, int k) const {
+        if (hook >= int(hook_numbers.size()) || k >= int(hook_numbers[hook].size()))
+            throw std::runtime_error("a hook played without its card's numbers");
+        return hook_numbers[hook][k];
+    }
     std::vector<int16_t> color_str;
     std::vector<int16_t> status_in_play_why;  // per status card: "the X status card is in play"
     std::vector<int16_t> group_every_why;     // group string -> "every G status card is in play"

@@ -244,6 +244,7 @@ std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> boar
     R->control_areas = get<std::vector<std::pair<int16_t, std::vector<int16_t>>>>(d, "control_areas");
     R->s_empty = get<int16_t>(d, "s_empty");
     R->hook_name = get<std::vector<int16_t>>(d, "hook_name");
+    R->hook_numbers = get<std::vector<std::vector<int>>>(d, "hook_numbers");
     R->hook_title = get<std::vector<int16_t>>(d, "hook_title");
     R->color_str = get<std::vector<int16_t>>(d, "color_str");
     R->status_in_play_why = get<std::vector<int16_t>>(d, "status_in_play_why");

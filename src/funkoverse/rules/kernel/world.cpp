@@ -173,6 +173,7 @@ int tokens_of(Game& g, int side, int role, int* out) {
 // world.move_links: The Creature's Tunnels (Forbidden Depths)
 bool move_links(Game& g, int pi, Links& links) {
     if (!has_hook(g, pi, H_FORBIDDEN_DEPTHS)) return false;
+    links.reach = g.R->hook_number(H_FORBIDDEN_DEPTHS, 0);
     int side = g.S->pieces[pi].side;
     for (int i = 0; i < g.S->npieces; ++i) {
         const Piece& p = g.S->pieces[i];
