@@ -23,7 +23,7 @@ from funkoverse.content.characters import load_characters
 from funkoverse.content.scenarios import load_scenarios
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, random_teams, team
 from funkoverse.content.statuses import load_items
-from funkoverse.rules import compiled
+from funkoverse.rules import bridge
 from funkoverse.rules.core.spec import DraftSpec, SetupSpec, TeamSpec
 from funkoverse.rules.core.state import CHANCE, GameState, Piece, Setup, SideState
 from funkoverse.rules.engines import PYTHON
@@ -116,7 +116,7 @@ def compare(setup: Setup, seed: int, max_rounds: int = 60) -> Compared:
     game = Game(setup, seed, PYTHON)  # the Python engine, the reference
     rng = random.Random(seed)
     state = game.peek()  # the reference's own position, read as it goes on
-    tables, kernel = compiled.load(state)
+    tables, kernel = bridge.load(state)
     done = Compared()
     before: list[int] = []
     while not engine.is_over(state) and state.round <= max_rounds:

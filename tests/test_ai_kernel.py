@@ -31,7 +31,7 @@ from funkoverse.ai.evaluate import (
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
 from funkoverse.bench.workloads import flags_spec, midgame
-from funkoverse.rules import compiled
+from funkoverse.rules import bridge
 from funkoverse.rules.core.choices import Choice
 from funkoverse.rules.core.dice import win_probability
 from funkoverse.rules.core.state import CHANCE, GameState, Phase
@@ -43,7 +43,7 @@ from funkoverse.rules.turn import Turn
 from kernelgames import KINDS, varied_setup
 
 pytestmark = pytest.mark.skipif(
-    not compiled.built() and not os.environ.get("CI"), reason="the kernel is not built here"
+    not bridge.built() and not os.environ.get("CI"), reason="the kernel is not built here"
 )
 
 SHIPPED = {
@@ -139,7 +139,7 @@ def test_the_kernel_counts_the_exact_odds_of_any_pool() -> None:
     from funkoverse.rules import _kernel
 
     setup = build_setup("flags", None, None, 3, 3)
-    tables, _ = compiled.load(engine.new_game(setup))
+    tables, _ = bridge.load(engine.new_game(setup))
     start = engine.new_game(setup)
     ai = kernel.ai_tables(tables, lambda: start)
     dice = [setup.dice[d] for d in tables.dice_ids]
@@ -175,7 +175,7 @@ def test_position_keys_are_equal_exactly_when_the_python_keys_are() -> None:
         assert kernels.setdefault(mine, theirs) == theirs
 
     for state in _random_positions(range(KINDS), every=11, per_game=3, decisions_only=True):
-        tables, start = compiled.load(state)
+        tables, start = bridge.load(state)
         for first in engine.choices(state):
             after, position = state.copy(), start.copy()
             engine.apply_unchecked(after, first)
@@ -201,7 +201,7 @@ def test_the_evaluator_gives_the_python_values(chunk: int) -> None:
         python, twin = Evaluator(weights), Evaluator(weights)
         for state in positions:
             mine = kernel.values(twin, state)
-            assert mine is not None, compiled.unsupported(state)
+            assert mine is not None, bridge.unsupported(state)
             assert mine == python.values(state), name
             compared += 1
     assert compared >= 500 * len(WEIGHTS)

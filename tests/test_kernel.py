@@ -21,7 +21,7 @@ import pytest
 from funkoverse.bench.workloads import flags_spec
 from funkoverse.content.maps import load_map
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, team
-from funkoverse.rules import _kernel, compiled
+from funkoverse.rules import _kernel, bridge
 from funkoverse.rules.core import schema
 from funkoverse.rules.core.cards import Ability, TokenColor
 from funkoverse.rules.core.events import EventKind
@@ -47,32 +47,32 @@ MAPS = (
 )
 
 pytestmark = pytest.mark.skipif(
-    not compiled.built() and not os.environ.get("CI"), reason="the kernel is not built here"
+    not bridge.built() and not os.environ.get("CI"), reason="the kernel is not built here"
 )
 
 
 def test_the_kernel_is_built() -> None:
     """`pip install -e .` builds the kernel (gcc is on every machine this runs on); CI fails
     rather than quietly testing the Python engine alone."""
-    assert compiled.built()
+    assert bridge.built()
 
 
 def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
     from funkoverse.rules import _kernel
 
     assert _kernel.enums() == {
-        "choices": compiled.C_GIVE + 1,
+        "choices": bridge.C_GIVE + 1,
         "events": len(EventKind),
-        "ops": len(compiled.OPS),
-        "hooks": len(compiled.HOOKS),
-        "misc": len(compiled.MISC),
-        "pieces": compiled.MAX_PIECES,
-        "slot": compiled.SLOT_CAP,
-        "targets": compiled.TARGETS_CAP,
-        "returns": compiled.RETURN_CAP,
-        "picks": compiled.PICK_CAP,
-        "gifts": compiled.GIFT_CAP,
-        "event_bytes": compiled.EVENT_ROW.size,  # an event's struct, read as it is laid out
+        "ops": len(bridge.OPS),
+        "hooks": len(bridge.HOOKS),
+        "misc": len(bridge.MISC),
+        "pieces": bridge.MAX_PIECES,
+        "slot": bridge.SLOT_CAP,
+        "targets": bridge.TARGETS_CAP,
+        "returns": bridge.RETURN_CAP,
+        "picks": bridge.PICK_CAP,
+        "gifts": bridge.GIFT_CAP,
+        "event_bytes": bridge.EVENT_ROW.size,  # an event's struct, read as it is laid out
     }
 
 
@@ -88,22 +88,22 @@ def test_both_sides_name_the_shared_enums_alike_in_the_same_order() -> None:
     assert built["limits"] == schema.LIMIT
     assert built["EventKind"] == [f"E_{k.name}" for k in EventKind]
     choice_kinds = sorted(
-        (getattr(compiled, n), n) for n in dir(compiled) if n.startswith("C_") and n.isupper()
+        (getattr(bridge, n), n) for n in dir(bridge) if n.startswith("C_") and n.isupper()
     )
     assert built["ChoiceKind"] == [n for _, n in choice_kinds]
     assert built["ChoiceKind"] == [
         "C_" + re.sub(r"(?<=[a-z])(?=[A-Z])", "_", c.__name__).upper()
         for c in schema.CHOICE_CLASSES
     ]
-    assert [w for w in schema.BY_NAME["Op"].words] == list(compiled.OPS)
-    assert [w for w in schema.BY_NAME["Hook"].words] == list(compiled.HOOKS)
-    assert built["limits"]["MAX_PIECES"] == compiled.MAX_PIECES
+    assert [w for w in schema.BY_NAME["Op"].words] == list(bridge.OPS)
+    assert [w for w in schema.BY_NAME["Hook"].words] == list(bridge.HOOKS)
+    assert built["limits"]["MAX_PIECES"] == bridge.MAX_PIECES
 
 
 def test_the_kernels_header_is_written_from_the_schema() -> None:
     """The header the kernel was compiled from is the one the schema writes now: an edit of
     the schema without a build, or of the header by hand, fails here."""
-    on_disk = Path(compiled.__file__).parent / "kernel" / schema.HEADER
+    on_disk = Path(schema.__file__).parents[1] / "kernel" / schema.HEADER
     assert on_disk.read_text() == schema.header()
 
 
@@ -112,7 +112,7 @@ def test_sight_tables_equal_the_boards(map_id: str) -> None:
     """What Your Character Can See, as the map alone decides it: the kernel's tables (built
     in integer arithmetic) equal `Board.sight_from` for every square of every map."""
     board = load_map(map_id)
-    tables = compiled.board_tables(board)
+    tables = bridge.board_tables(board)
     for origin in board.squares:
         base, between, shadow = tables.sight(origin)
         expected = board.sight_from(origin)
@@ -161,7 +161,7 @@ def test_a_position_goes_into_the_kernel_and_back_unchanged_at_every_step() -> N
         game = Game(build(flags_spec(seed)), seed, PYTHON)
         rng = random.Random(seed)
         while not game.over:
-            tables, kernel = compiled.load(game.state)
+            tables, kernel = bridge.load(game.state)
             back = tables.state(kernel, game.state.setup)
             assert whole(back) == whole(game.state)
             if game.decider == CHANCE:
@@ -173,7 +173,7 @@ def test_a_position_goes_into_the_kernel_and_back_unchanged_at_every_step() -> N
 
 def test_every_code_reads_back_to_its_choice() -> None:
     game = Game(build(flags_spec(4)), 4)
-    tables = compiled.tables_for(game.state)
+    tables = bridge.tables_for(game.state)
     rng = random.Random(4)
     while not game.over:
         legal = game.legal()
@@ -283,7 +283,7 @@ def test_a_setup_the_kernel_does_not_know_is_played_by_the_python_engine() -> No
         "proving-grounds",
         Extra(id="extra", knockout_points=1, target_two=3),
     )
-    assert "rules of its own" in (compiled.unsupported(engine.new_game(setup)) or "")
+    assert "rules of its own" in (bridge.unsupported(engine.new_game(setup)) or "")
     assert not Game(setup, 1).uses_kernel
     normal = build(flags_spec(3))
     dark = normal.teams[0]
@@ -291,7 +291,7 @@ def test_a_setup_the_kernel_does_not_know_is_played_by_the_python_engine() -> No
     strange = replace(
         normal, teams=(replace(dark, characters=(odd, *dark.characters[1:])), *normal.teams[1:])
     )
-    assert "whisper" in (compiled.unsupported(engine.new_game(strange)) or "")
+    assert "whisper" in (bridge.unsupported(engine.new_game(strange)) or "")
     game = Game(strange, 3)
     assert not game.uses_kernel
     while not game.over and game.round < 2:
@@ -327,18 +327,18 @@ def test_a_position_the_tables_cannot_hold_is_unsupported_never_a_key_error() ->
     b = s.board
     state = new_game_at(s, {"the-cheetah": b.parse_label("b2")}, "dark")
     state.sides["dark"].track[1].append(("point", "point-A"))
-    with pytest.raises(compiled.Unsupported, match="track item"):
-        compiled.load(state)
+    with pytest.raises(bridge.Unsupported, match="track item"):
+        bridge.load(state)
     fallen = Game.at(state, 0, KERNEL)
     assert not fallen.uses_kernel and fallen.fallback is not None
     state.sides["dark"].track[1].clear()
     state.pieces["the-cheetah"].statuses = ("no-such-status",)
-    with pytest.raises(compiled.Unsupported, match="status card"):
-        compiled.load(state)
+    with pytest.raises(bridge.Unsupported, match="status card"):
+        bridge.load(state)
     state.pieces["the-cheetah"].statuses = ()
     state.pieces["the-cheetah"].side = "purple"
-    with pytest.raises(compiled.Unsupported, match="purple"):
-        compiled.load(state)
+    with pytest.raises(bridge.Unsupported, match="purple"):
+        bridge.load(state)
 
 
 def test_the_most_a_shipped_setup_holds_is_within_the_kernels_limits() -> None:
@@ -358,7 +358,7 @@ def test_the_most_a_shipped_setup_holds_is_within_the_kernels_limits() -> None:
         for seat, ids in zip(("seat1", "seat2", "seat3", "seat4"), trios, strict=True)
     ]
     setup = make_setup(teams, "funko-factory", load_scenarios()["brawl"])
-    assert compiled.unsupported(engine.new_game(setup)) is None
+    assert bridge.unsupported(engine.new_game(setup)) is None
     assert Game(setup, 1).uses_kernel
 
 
@@ -371,7 +371,7 @@ def test_a_setup_past_the_kernels_limits_is_played_by_the_python_engine_from_its
     hero = next(c for c in dark.characters if not c.basic)
     rich = replace(hero, dots=(TokenColor.RED,) * 22)
     setup = replace(normal, teams=(replace(dark, characters=(rich,)), *normal.teams[1:]))
-    assert "cooldown track" in (compiled.unsupported(engine.new_game(setup)) or "")
+    assert "cooldown track" in (bridge.unsupported(engine.new_game(setup)) or "")
     assert not Game(setup, 3).uses_kernel
 
 

@@ -32,13 +32,13 @@ SHELLS: tuple[tuple[str, ...], ...] = (
     ("errors",),
 )
 
-# The rooms of the rules, highest first (`rules.compiled` and `rules.engines` are the bridge
-# to the kernel; the session, the turn a decider is handed and the game sit on them).
+# The rooms of the rules, highest first (`rules.bridge` and `rules.engines` lead to the
+# kernel; the session, the turn a decider is handed and the game sit on them).
 RULES: tuple[tuple[str, ...], ...] = (
     ("session",),
     ("turn", "game"),
     ("perft", "engines"),
-    ("compiled",),
+    ("bridge",),
     ("words",),
     ("play",),
     ("vocabulary",),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from funkoverse.cli.perft import POSITIONS, position
-from funkoverse.rules import compiled
+from funkoverse.rules import bridge
 from funkoverse.rules.perft import compiled_divide, compiled_perft, divide, perft
 
 COUNTS = {
@@ -44,7 +44,7 @@ def test_the_compiled_kernel_counts_the_same(name: str, depth: int) -> None:
     """The kernel lists exactly the Python engine's choices and reaches its positions: the
     same counts, a level deeper too (the draft's too: the kernel plays it)."""
     state = position(name)
-    assert compiled.unsupported(state) is None
+    assert bridge.unsupported(state) is None
     assert compiled_perft(state, depth) == COUNTS[(name, depth)]
     if depth < 5:  # one level deeper than pinned, against the Python engine's count
         assert compiled_perft(state, depth + 1) == perft(state, depth + 1)

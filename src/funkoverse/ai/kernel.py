@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from funkoverse.ai.evaluate import Evaluator, _item_strike, _Strike, _strikes, walks
 from funkoverse.ai.view import observe
-from funkoverse.rules import KERNEL, Choice, GameState, TokenColor, Turn, Unsupported, compiled
+from funkoverse.rules import KERNEL, Choice, GameState, TokenColor, Turn, Unsupported, bridge
 from funkoverse.rules.engines.kernel import KernelPosition, Legal
 
 
@@ -59,17 +59,17 @@ def same_sum_as_python() -> None:
 same_sum_as_python()
 
 # the kernel's tables of the evaluator, one a setup's tables
-_AI_TABLES: weakref.WeakKeyDictionary[compiled.Tables, Any] = weakref.WeakKeyDictionary()
+_AI_TABLES: weakref.WeakKeyDictionary[bridge.Tables, Any] = weakref.WeakKeyDictionary()
 # piece ids numbered across setups: the knock-out cache is keyed by ids, as the Python one is
 _PIECE_NAMES: dict[str, int] = {}
 
 
 def _strike_row(strike: _Strike) -> tuple[int, int, bool, int, int]:
-    color = -1 if strike.color is None else compiled.COLORS.index(TokenColor(strike.color))
+    color = -1 if strike.color is None else bridge.COLORS.index(TokenColor(strike.color))
     return (color, strike.dice, strike.plus_defense, strike.vs_down, strike.reach)
 
 
-def ai_tables(tables: compiled.Tables, state_of: Callable[[], GameState]) -> Any:
+def ai_tables(tables: bridge.Tables, state_of: Callable[[], GameState]) -> Any:
     """The kernel's `AiTables` of `tables`' setup (built once, with the position `state_of`
     reads): what the evaluator reads beside the rules' tables. `Unsupported` when the setup
     has no dice."""
@@ -148,10 +148,10 @@ def loaded(turn: Turn) -> Loaded | None:
             tables, kernel = position.tables, position.kernel
             ai = ai_tables(tables, position.peek)
         elif position is None and (
-            turn.engine is KERNEL or (turn.engine is None and compiled.built())
+            turn.engine is KERNEL or (turn.engine is None and bridge.built())
         ):
             view = observe(turn.view, turn.seat)  # a rival's hidden picks sampled
-            tables, kernel = compiled.load(view)
+            tables, kernel = bridge.load(view)
             ai = ai_tables(tables, lambda: view)
         else:
             return None

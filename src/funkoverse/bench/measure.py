@@ -17,7 +17,7 @@ from funkoverse.bench.workloads import (
     random_game,
     session_game,
 )
-from funkoverse.rules import KERNEL, Engine, GameState, SetupSpec, compiled
+from funkoverse.rules import KERNEL, Engine, GameState, SetupSpec, bridge
 from funkoverse.rules.core import dice
 from funkoverse.rules.play import engine
 
@@ -97,7 +97,7 @@ def operations(state: GameState, repeat: int, on: Engine = KERNEL) -> dict[str, 
     odds = median_us(lambda: dice.win_probability(attack, defense), repeat)
     pick = iter(range(10**9))
     if on is KERNEL:
-        _, kernel = compiled.load(state)
+        _, kernel = bridge.load(state)
         codes = kernel.legal()
         samples = []
         for i in range(repeat):

@@ -34,7 +34,7 @@ from funkoverse.rules import (
     Setup,
     SetupSpec,
     Unsupported,
-    compiled,
+    bridge,
 )
 from funkoverse.rules.core.dice import resolve, roll
 from funkoverse.rules.play import engine
@@ -85,7 +85,7 @@ def random_game(spec: SetupSpec, seed: int, on: Engine = KERNEL) -> int:
     state = engine.new_game(setup)
     if on is KERNEL:
         try:
-            tables, kernel = compiled.load(state)
+            tables, kernel = bridge.load(state)
         except Unsupported:
             pass
         else:
@@ -122,7 +122,7 @@ def _python_game(game: Game, seed: int) -> int:
     return steps
 
 
-def _kernel_game(setup: Setup, tables: compiled.Tables, kernel: Any, seed: int) -> int:
+def _kernel_game(setup: Setup, tables: bridge.Tables, kernel: Any, seed: int) -> int:
     """The same loop on the kernel: its legal choices are integer codes, as OpenSpiel's
     actions are; a chance outcome is drawn with the dice as `Game.sample_chance` draws it."""
     rng = random.Random(seed)
@@ -141,13 +141,11 @@ def _kernel_game(setup: Setup, tables: compiled.Tables, kernel: Any, seed: int) 
                     if r < acc:
                         seat = i
                         break
-                code = compiled.code(compiled.C_FIRST_PLAYER, seat)
+                code = bridge.code(bridge.C_FIRST_PLAYER, seat)
             else:
                 attack = roll([specs[d] for d in found[2]], chance)
                 defense = roll([specs[d] for d in found[3]], chance)
-                code = compiled.code(
-                    compiled.C_ROLL_OUTCOME, resolve(attack, defense).challenger_wins
-                )
+                code = bridge.code(bridge.C_ROLL_OUTCOME, resolve(attack, defense).challenger_wins)
         else:
             codes = legal()
             code = codes[rng.randrange(len(codes))]

@@ -11,7 +11,7 @@ from typing import Any
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.content.setups import SetupRequest, build, draw_spec, first_game_spec
 from funkoverse.errors import UserError
-from funkoverse.rules import PYTHON, GameState, Session, compiled
+from funkoverse.rules import PYTHON, GameState, Session, bridge
 from funkoverse.rules.perft import compiled_divide, compiled_perft, divide, perft
 
 # name: (what is asked, the seed, entries played by random agents to get there, what it is)
@@ -72,14 +72,14 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--depth must be from 0 to 8")
     names = list(POSITIONS) if args.position == "all" else [args.position]
     found: dict[str, Any] = {}
-    if args.engine == "kernel" and not compiled.built():
+    if args.engine == "kernel" and not bridge.built():
         raise UserError("--engine kernel: the compiled kernel is not built here (pip install -e .)")
     for name in names:
         state = position(name)
-        engine = args.engine or ("kernel" if compiled.built() else "python")
-        if engine == "kernel" and compiled.unsupported(state) is not None:
+        engine = args.engine or ("kernel" if bridge.built() else "python")
+        if engine == "kernel" and bridge.unsupported(state) is not None:
             if args.engine == "kernel":
-                raise UserError(f"--engine kernel: {name}: {compiled.unsupported(state)}")
+                raise UserError(f"--engine kernel: {name}: {bridge.unsupported(state)}")
             engine = "python"
         t0 = time.perf_counter()
         if args.divide:

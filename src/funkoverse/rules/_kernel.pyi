@@ -1,4 +1,4 @@
-"""The compiled rules kernel (kernel/*.cpp); funkoverse.rules.compiled is its Python side."""
+"""The compiled rules kernel (kernel/*.cpp); funkoverse.rules.bridge is its Python side."""
 
 from typing import Any
 

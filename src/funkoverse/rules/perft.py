@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from funkoverse.rules import compiled
+from funkoverse.rules import bridge
 from funkoverse.rules.core.state import GameState
 from funkoverse.rules.play import engine
 
@@ -38,15 +38,15 @@ def divide(state: GameState, depth: int) -> dict[str, int]:
 
 
 def compiled_perft(state: GameState, depth: int) -> int:
-    """`perft` counted on the compiled kernel (`compiled.Unsupported` where it does not play
+    """`perft` counted on the compiled kernel (`bridge.Unsupported` where it does not play
     the position)."""
-    _, kernel = compiled.load(state)
+    _, kernel = bridge.load(state)
     return _count(kernel, depth)
 
 
 def compiled_divide(state: GameState, depth: int) -> dict[str, int]:
     """`divide` counted on the compiled kernel."""
-    tables, kernel = compiled.load(state)
+    tables, kernel = bridge.load(state)
     out: dict[str, int] = {}
     for code in kernel.legal():
         child = kernel.copy()

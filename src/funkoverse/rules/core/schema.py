@@ -4,7 +4,7 @@ Each enum here is a list of Python values (the kinds of pieces, the phases, the 
 classes, the event kinds, the words of the effects vocabulary...) in the order the kernel
 numbers them; each member's C++ name is made from its Python name. The kernel's header
 `kernel/schema.hpp` is written from these declarations when the kernel is built
-(`setup.py` calls `write_header`), the bridge (`compiled.py`) reads the same declarations,
+(`setup.py` calls `write_header`), the bridge (`rules/bridge/`) reads the same declarations,
 and the built kernel answers the names it was built with (`_kernel.schema()`), so a test
 compares both sides member by member, by name. The limits of what one kernel position
 holds and the rulebook's numbers cross the line the same way.

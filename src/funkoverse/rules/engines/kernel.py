@@ -1,7 +1,7 @@
 """The compiled kernel behind the engine interface.
 
 A position is a kernel (`funkoverse.rules._kernel`: the rules on a flat state of integers,
-its choices integer codes, a copy one memcpy) and the tables of its setup (`compiled.Tables`),
+its choices integer codes, a copy one memcpy) and the tables of its setup (`bridge.Tables`),
 which read its codes and rows as the Python values they stand for. The legal choices are
 handed out as a sequence that turns a code into its `Choice` only when it is looked at, and
 the events of a choice are kept as the kernel's rows until someone reads them, so that a
@@ -14,7 +14,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from funkoverse.rules import compiled
+from funkoverse.rules import bridge
 from funkoverse.rules.core.choices import Choice, FirstPlayer
 from funkoverse.rules.core.dice import win_probability
 from funkoverse.rules.core.errors import IllegalChoice, Unsupported
@@ -30,7 +30,7 @@ class Legal(list):  # type: ignore[type-arg]
     lookup). `codes` is the list of codes itself."""
 
     __slots__ = ("last", "last_code", "tables")
-    tables: compiled.Tables
+    tables: bridge.Tables
     last: Choice | None
     last_code: int
 
@@ -97,7 +97,7 @@ class KernelPosition:
         "tables",
     )
 
-    def __init__(self, tables: compiled.Tables, kernel: Any, setup: Setup) -> None:
+    def __init__(self, tables: bridge.Tables, kernel: Any, setup: Setup) -> None:
         self.tables = tables
         self.kernel = kernel
         self.seats: tuple[str, ...] = tables.seats
@@ -105,7 +105,7 @@ class KernelPosition:
         self._setup = setup
         self._legal: Legal | None = None
         self._cache: GameState | None = None
-        self._seen: compiled.Seen | None = None
+        self._seen: bridge.Seen | None = None
         self._fresh = False
 
     @property
@@ -138,7 +138,7 @@ class KernelPosition:
 
     @property
     def phase(self) -> Phase:
-        return compiled.PHASES[int(self.kernel.phase)]
+        return bridge.PHASES[int(self.kernel.phase)]
 
     def legal(self) -> Legal:
         try:
@@ -232,23 +232,23 @@ class KernelPosition:
 
 class KernelEngine:
     """The compiled kernel: it plays a setup when it was built and knows every card's
-    behaviour, word and hook (`compiled.unsupported` says why not)."""
+    behaviour, word and hook (`bridge.unsupported` says why not)."""
 
     name = "kernel"
 
     @property
     def available(self) -> bool:
-        return compiled.built()
+        return bridge.built()
 
     @property
     def why_not(self) -> str | None:
-        return None if compiled.built() else "the kernel was not built on this machine"
+        return None if bridge.built() else "the kernel was not built on this machine"
 
     def start(self, setup: Setup) -> KernelPosition:
         return self.load(engine.new_game(setup), copy=False)
 
     def load(self, state: GameState, copy: bool = True) -> KernelPosition:
-        tables, kernel = compiled.load(state)
+        tables, kernel = bridge.load(state)
         return KernelPosition(tables, kernel, state.setup)
 
     def __repr__(self) -> str:

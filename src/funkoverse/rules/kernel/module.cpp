@@ -1,7 +1,7 @@
 // funkoverse.rules._kernel: the compiled kernel seen from Python. `Board` holds a map's
-// tables, `Rules` everything static of one setup (built by funkoverse.rules.compiled from the
+// tables, `Rules` everything static of one setup (built by funkoverse.rules.bridge from the
 // Python setup), `Kernel` one position: its legal choices as integer codes, `apply`, copies,
-// and the state and events as plain tuples for funkoverse.rules.compiled to read.
+// and the state and events as plain tuples for funkoverse.rules.bridge to read.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -278,7 +278,7 @@ std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> boar
 // --------------------------------------------------------------------------- codes outside
 
 // Inside, a choice's code names a piece by its index in the state; outside (the codes
-// funkoverse.rules.compiled reads), by its number among the game's pieces (Rules::piece_id).
+// funkoverse.rules.bridge reads), by its number among the game's pieces (Rules::piece_id).
 // They are the same but in a drafted game, whose teams' pieces are made in the order picked.
 enum PieceField : uint8_t { PF_A = 1, PF_B = 2, PF_B_PLUS_1 = 4 };
 
@@ -764,7 +764,7 @@ void same_rules(const AiTables& t, const Kernel& k) {
 }  // namespace
 
 PYBIND11_MODULE(_kernel, m) {
-    m.doc() = "The compiled rules kernel (see funkoverse.rules.compiled).";
+    m.doc() = "The compiled rules kernel (see funkoverse.rules.bridge).";
     m.def("enums", []() {
         py::dict d;
         d["choices"] = int(C_KINDS);
