@@ -95,6 +95,7 @@ from funkoverse.rules.bridge.numbering import (
     limit_error,
 )
 from funkoverse.rules.bridge.tables import Tables, load, tables_for, unsupported
+from funkoverse.rules.core.errors import Unsupported  # raised for what the bridge cannot hold
 
 __all__ = [
     "COLORS",
@@ -161,6 +162,7 @@ __all__ = [
     "TRACK_KINDS",
     "Seen",
     "Tables",
+    "Unsupported",
     "board_tables",
     "built",
     "code",
