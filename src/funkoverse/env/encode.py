@@ -644,7 +644,7 @@ class ObservationEncoder:
         base = obs.copy()  # what the seat's next observation starts from
         if deciding is None:
             deciding = engine.decider(view) == seat
-        at = self.layout.globals[0]
+        at = self.layout.globals[0]  # the turn's numbers, in GLOBALS' order
         obs[at] = min(1.0, view.round / ROUND_SCALE)
         obs[at + 1] = min(1.0, view.turns / TURN_SCALE)
         obs[at + 2] = min(1.0, view.actions_left / 2)
