@@ -17,14 +17,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from funkoverse.content.characters import load_characters
 from funkoverse.content.maps import load_map, parse_map_dict
 from funkoverse.errors import UserError
 from funkoverse.rules import Board, Kind
 from funkoverse.rules.core import geometry
 from funkoverse.rules.core.pieces import BLOCKING_KINDS, KNOCKABLE_KINDS
-
-# Character content ids whose traits change geometry.
-ELUSIVE_CHARACTERS = frozenset({"invisible-man"})  # Elusive Trickster
 
 
 class QueryError(Exception):
@@ -223,12 +221,19 @@ def parse_pieces(board: Board, value: Any, fld: str = "pieces") -> list[Piece]:
                 square=sq,
                 kind=kind,
                 standing=standing,
-                elusive=character in ELUSIVE_CHARACTERS,
+                elusive=_elusive(character),
                 defense=defense,
                 character=character,
             )
         )
     return pieces
+
+
+def _elusive(character: str | None) -> bool:
+    """Whether the piece's card says it is elusive (Elusive Trickster: its card's `elusive`),
+    read from the content like every other card fact; an id no card has is a plain piece."""
+    card = load_characters().get(character) if character is not None else None
+    return card is not None and card.elusive
 
 
 # -- the questions ----------------------------------------------------------
