@@ -244,6 +244,20 @@ def test_the_codec_is_one_to_one_over_its_whole_space(scenario: str, map_id: str
     assert {"ShiftOff", "FlipControl", "MinionChallenge", "Option"} <= kinds
 
 
+def test_the_action_table_has_a_block_for_every_kind_of_choice_a_seat_makes() -> None:
+    """The environment's action table and the schema both engines are built from name the
+    same kinds of choices: every choice class of the schema has its block of actions, but
+    the chance outcomes (the First Player flip, a challenge's roll), which are not actions,
+    and no block stands for a kind the schema does not have."""
+    from funkoverse.env.encode import SCHEMA
+    from funkoverse.rules import FirstPlayer, RollOutcome
+    from funkoverse.rules.core import schema
+
+    chance = {FirstPlayer, RollOutcome}
+    assert {kind for kind, _ in SCHEMA} == set(schema.CHOICE_CLASSES) - chance
+    assert len(SCHEMA) == len(schema.CHOICE_CLASSES) - len(chance)
+
+
 def test_the_action_space_is_the_same_for_every_team_on_a_map() -> None:
     """The codec's domains are the map's squares and the whole catalog, not the teams drawn."""
     specs = [draw_spec(SetupRequest(scenario="flags", map="urzari-jungle"), s) for s in (1, 2)]
