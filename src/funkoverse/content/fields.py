@@ -222,7 +222,7 @@ def _configured(hook: Any, numbers: tuple[tuple[str, int], ...]) -> Any:
         return hook
     key = (hook.name, numbers)
     found = _CONFIGURED.get(key)
-    if found is None or type(found) is not type(hook):
+    if found is None:
         found = copy.copy(hook)
         found.numbers = numbers
         _CONFIGURED[key] = found

@@ -26,7 +26,6 @@ out name pieces by those numbers (`Tables.piece_ids`), not by their place in the
 from __future__ import annotations
 
 from funkoverse.rules.bridge.boards import board_tables
-from funkoverse.rules.bridge.building import Seen
 from funkoverse.rules.bridge.numbering import (
     C_ASSIST,
     C_CARRY,
@@ -94,6 +93,7 @@ from funkoverse.rules.bridge.numbering import (
     code,
     limit_error,
 )
+from funkoverse.rules.bridge.positions import Seen
 from funkoverse.rules.bridge.tables import Tables, load, tables_for, unsupported
 from funkoverse.rules.core.errors import Unsupported  # raised for what the bridge cannot hold
 

@@ -4,7 +4,6 @@ once per setup and handed to the kernel as its `Rules`."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from funkoverse.rules.bridge.boards import board_tables
@@ -51,22 +50,6 @@ from funkoverse.rules.vocabulary.cooldown import SHIFTABLE
 from funkoverse.rules.vocabulary.tokens import TOKEN_NAMES
 
 # --------------------------------------------------------------------------- tables
-
-
-@dataclass
-class _Seq:
-    steps: tuple[Step, ...]
-
-
-class Seen:
-    """What a mirror of a kernel's position last read of it: the kernel's copy of the state
-    then (`Kernel.changes` compares with it) and whether the draft was still on."""
-
-    __slots__ = ("drafting", "shadow")
-
-    def __init__(self) -> None:
-        self.shadow = _kernel.Shadow()
-        self.drafting = False
 
 
 def _placements(st: Step) -> int:

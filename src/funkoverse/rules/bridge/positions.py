@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from funkoverse.rules.bridge.building import Building, Seen, held
+from funkoverse.rules.bridge.building import Building, held
 from funkoverse.rules.bridge.numbering import (
     COLORS,
     DRAFTING,
@@ -23,6 +23,7 @@ from funkoverse.rules.bridge.numbering import (
     KINDS,
     PHASES,
     ROLES,
+    _kernel,
 )
 from funkoverse.rules.core import frames as fr
 from funkoverse.rules.core.cards import (
@@ -31,6 +32,17 @@ from funkoverse.rules.core.cards import (
 from funkoverse.rules.core.errors import Unsupported
 from funkoverse.rules.core.state import GameState, Piece, Setup, SideState
 from funkoverse.rules.play import setup_phase
+
+
+class Seen:
+    """What a mirror of a kernel's position last read of it: the kernel's copy of the state
+    then (`Kernel.changes` compares with it) and whether the draft was still on."""
+
+    __slots__ = ("drafting", "shadow")
+
+    def __init__(self) -> None:
+        self.shadow = _kernel.Shadow()
+        self.drafting = False
 
 
 class Positions(Building):
