@@ -27,7 +27,7 @@ export function Dice({ event, who, onFaces }) {
   }, [event]);
   // the faces are on screen: the pacing holds the step while they are read
   useEffect(() => {
-    if (!rolling && onFaces) onFaces();
+    if (!rolling && onFaces) onFaces(event.entry);
   }, [rolling]);
   const counted = event.counted || { attack: [], defense: [] };
   const row = (faces, scores) => faces.map((f, i) => html`<span class=${"die" + (rolling ? " rolling" : scores[i] ? " counts" : "")}>${rolling ? "·" : html`<${Face} face=${f} />`}</span>`);

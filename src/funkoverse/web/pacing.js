@@ -41,17 +41,6 @@ export function usePacing(show) {
   const newest = useRef(-1); // the newest version shown or queued
   const pumpRef = useRef(() => {});
 
-  // the step on screen stays `ms` from now (someone else's: the player's choices wait too)
-  const holdFrom = useCallback((ms, theirs) => {
-    until.current = performance.now() + ms;
-    if (theirs) {
-      clearTimeout(held.current);
-      setHolding(true);
-      held.current = setTimeout(() => setHolding(false), ms);
-    }
-    pumpRef.current();
-  }, []);
-
   const display = useCallback((v, own) => {
     const fresh = show(v);
     if (own) {
@@ -70,10 +59,14 @@ export function usePacing(show) {
     // it was handed over: drawing a busy board can take a while
     // (a hidden page draws no frames: its steps count from now)
     until.current = Infinity;
-    const drawn = () => holdFrom(hold, !own);
+    const drawn = () => {
+      until.current = performance.now() + hold;
+      if (!own) held.current = setTimeout(() => setHolding(false), hold);
+      pumpRef.current();
+    };
     if (document.hidden) drawn();
     else requestAnimationFrame(drawn);
-  }, [show, holdFrom]);
+  }, [show]);
 
   const pump = useCallback(() => {
     clearTimeout(timer.current);
@@ -97,9 +90,19 @@ export function usePacing(show) {
   // a roll's faces came on screen (the dice say so when they are drawn): the step stays at
   // least FACES_MS more, however late a busy page drew them
   const faced = useCallback(() => {
-    if (until.current === Infinity || performance.now() + FACES_MS <= until.current) return;
-    holdFrom(FACES_MS, others.current);
-  }, [holdFrom]);
+    const end = performance.now() + FACES_MS;
+    if (until.current === Infinity || end <= until.current) return;
+    until.current = end;
+    if (others.current) {
+      clearTimeout(held.current);
+      setHolding(true);
+      held.current = setTimeout(() => setHolding(false), FACES_MS);
+    }
+    if (timer.current !== null) {
+      clearTimeout(timer.current);
+      timer.current = setTimeout(pump, FACES_MS);
+    }
+  }, [pump]);
 
   const add = useCallback((v, now) => {
     if (now) {
