@@ -87,6 +87,7 @@ RULE_TESTS = frozenset(
         "test_doing_an_ability",
         "test_ending_a_round",
         "test_game_tree",
+        "test_house_traits",
         "test_leaving",
         "test_legality",
         "test_scenarios",

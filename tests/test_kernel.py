@@ -22,7 +22,7 @@ from funkoverse.bench.workloads import flags_spec
 from funkoverse.content.maps import load_map
 from funkoverse.content.setups import SetupRequest, build, draw_spec, make_setup, team
 from funkoverse.rules import _kernel, bridge
-from funkoverse.rules.core import schema
+from funkoverse.rules.core import schema, traits
 from funkoverse.rules.core.cards import Ability, TokenColor
 from funkoverse.rules.core.events import EventKind
 from funkoverse.rules.core.hooks import Hook
@@ -57,14 +57,13 @@ def test_the_kernel_is_built() -> None:
     assert bridge.built()
 
 
-def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
+def test_both_sides_number_choices_events_and_words_alike() -> None:
     from funkoverse.rules import _kernel
 
     assert _kernel.enums() == {
         "choices": bridge.C_GIVE + 1,
         "events": len(EventKind),
         "ops": len(bridge.OPS),
-        "hooks": len(bridge.HOOKS),
         "misc": len(bridge.MISC),
         "pieces": bridge.MAX_PIECES,
         "slot": bridge.SLOT_CAP,
@@ -77,8 +76,8 @@ def test_both_sides_number_choices_events_words_and_hooks_alike() -> None:
 
 
 def test_both_sides_name_the_shared_enums_alike_in_the_same_order() -> None:
-    """The kinds of pieces, roles, phases, colors, track kinds, effect words, hooks, choice
-    kinds, option words, event kinds, frames and strings the two sides share, and the limits
+    """The kinds of pieces, roles, phases, colors, track kinds, effect words, choice kinds,
+    the trait vocabulary's words, event kinds, frames and strings the two sides share, and the limits
     of a kernel position: the built kernel answers the names it was compiled with, and they
     are the schema's, member by member in the same order (a count alone would let two
     swapped members through); the bridge numbers choices and events by the same schema."""
@@ -96,7 +95,14 @@ def test_both_sides_name_the_shared_enums_alike_in_the_same_order() -> None:
         for c in schema.CHOICE_CLASSES
     ]
     assert [w for w in schema.BY_NAME["Op"].words] == list(bridge.OPS)
-    assert [w for w in schema.BY_NAME["Hook"].words] == list(bridge.HOOKS)
+    for enum, words in (
+        ("When", traits.WHEN),
+        ("Who", traits.WHO),
+        ("Need", traits.NEEDS),
+        ("Offer", traits.OFFERS),
+        ("EffectOp", traits.EFFECTS),
+    ):
+        assert list(schema.BY_NAME[enum].words) == list(words), enum
     assert built["limits"]["MAX_PIECES"] == bridge.MAX_PIECES
 
 

@@ -15,14 +15,17 @@ from funkoverse.content.fields import (
     hooks,
     listed,
     need,
+    numbers_of,
     only_fields,
     parse_ability,
     read_toml,
     shown,
     where,
 )
+from funkoverse.content.traits import trait_hook
 from funkoverse.errors import UserError
 from funkoverse.rules.core.cards import CharacterCard
+from funkoverse.rules.vocabulary.traits import TraitHook
 
 CHARACTERS = DATA / "characters"
 FIELDS = {
@@ -73,6 +76,8 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
         raise UserError(
             f"{name}: field 'tokens': expected a table of token kinds and counts, e.g. {{tunnel = 3}}"
         )
+    numbers = numbers_of(data, name)
+    played, used = trait_hook(trait, name, "trait", str(trait.get("name", "")), numbers)
     return CharacterCard(
         id=cid,
         name=need(data, "name", str, name, "the card's name"),
@@ -85,10 +90,14 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
         trait_name=str(trait.get("name", "")),
         trait_text=str(trait.get("text", "")),
         elusive=bool(data.get("elusive", False)),
-        hooks=hooks(data.get("hooks", []), name, data.get("numbers")),
+        hooks=(*hooks(data.get("hooks", []), name, numbers, used), *_own(played)),
         tokens=tuple(sorted(tokens.items())),
         dice=tuple(_dice(data, name)),
     )
+
+
+def _own(played: TraitHook | None) -> tuple[TraitHook, ...]:
+    return () if played is None else (played,)
 
 
 def _dice(data: Mapping[str, Any], name: str) -> list[str]:

@@ -171,40 +171,50 @@ def parse_ability(raw: Any, name: str, field: str) -> Ability:
     )
 
 
-def hooks(raw: Any, name: str, numbers: Any = None) -> tuple[Any, ...]:
-    """Named hooks, looked up in the hook registry, each with the numbers it plays by as the
-    card's `numbers` table gives them (every number a hook `wants`, and no other)."""
-    if not isinstance(raw, list):
-        raise UserError(f"{name}: field 'hooks': expected a list of hook names")
-    given = {} if numbers is None else numbers
+def numbers_of(data: Mapping[str, Any], name: str) -> dict[str, int]:
+    """A card's `numbers` table (the numbers its trait plays by, named as its text uses
+    them), each a whole number from 1 to 99."""
+    given = data.get("numbers", {})
     if not isinstance(given, Mapping):
         raise UserError(f"{name}: field 'numbers': expected a table of names and whole numbers")
+    for key, value in given.items():
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 100:
+            raise UserError(
+                f"{name}: field 'numbers.{key}': expected a whole number from 1 to 99, "
+                f"not {shown(value)}"
+            )
+    return dict(given)
+
+
+def hooks(
+    raw: Any, name: str, numbers: Mapping[str, int], used: set[str] | None = None
+) -> tuple[Any, ...]:
+    """Named Python hooks, looked up in the hook registry, each with the numbers it plays by
+    as the card's `numbers` table gives them. Every number of the table must be played by a
+    hook or by the trait's data (`used`)."""
+    if not isinstance(raw, list):
+        raise UserError(f"{name}: field 'hooks': expected a list of hook names")
     found = []
-    wanted: set[str] = set()
+    wanted: set[str] = set(used or ())
     for h in raw:
         if not isinstance(h, str) or h not in HOOKS:
-            known = ", ".join(sorted(HOOKS))
+            known = ", ".join(sorted(HOOKS)) or "none: a trait says what it does in its file"
             raise UserError(
                 f"{name}: field 'hooks': no hook named {shown(h)}; the hooks are {known}"
             )
         hook = HOOKS[h]
         values = []
         for key, what in hook.wants:
-            value = given.get(key)
+            value = numbers.get(key)
             if value is None:
                 raise UserError(
                     f"{name}: field 'numbers': the hook '{h}' needs '{key}' ({what}); "
                     f"add numbers = {{ {key} = ... }}"
                 )
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 100:
-                raise UserError(
-                    f"{name}: field 'numbers.{key}': expected a whole number from 1 to 99, "
-                    f"not {shown(value)}"
-                )
             values.append((key, value))
             wanted.add(key)
         found.append(_configured(hook, tuple(values)))
-    extra = sorted(set(given) - wanted)
+    extra = sorted(set(numbers) - wanted)
     if extra:
         raise UserError(
             f"{name}: field 'numbers': no hook of this card plays by {', '.join(map(shown, extra))}"

@@ -13,6 +13,7 @@ from funkoverse.content.fields import (
     hooks,
     listed,
     need,
+    numbers_of,
     only_fields,
     parse_ability,
     parse_steps,
@@ -20,6 +21,7 @@ from funkoverse.content.fields import (
     where,
     whole,
 )
+from funkoverse.content.traits import BEHAVIOUR, trait_hook
 from funkoverse.errors import UserError
 from funkoverse.rules.core.cards import (
     TOKEN_KINDS,
@@ -36,13 +38,29 @@ ITEMS = DATA / "items"
 def parse_status(data: Mapping[str, Any], name: str) -> StatusCard:
     only_fields(
         data,
-        {"id", "name", "box", "group", "abilities", "trait", "hooks", "numbers", "text", "note"},
+        {
+            "id",
+            "name",
+            "box",
+            "group",
+            "abilities",
+            "trait",
+            "hooks",
+            "numbers",
+            "text",
+            "note",
+            *BEHAVIOUR,
+        },
         name,
     )
     trait = data.get("trait", {})
+    numbers = numbers_of(data, name)
+    card = need(data, "id", str, name, "a lowercase id")
+    title = need(data, "name", str, name, "the card's name")
+    played, used = trait_hook(data, name, "", title, numbers, card)
     return StatusCard(
-        id=need(data, "id", str, name, "a lowercase id"),
-        name=need(data, "name", str, name, "the card's name"),
+        id=card,
+        name=title,
         box=need(data, "box", str, name, "the game box"),
         group=str(data.get("group", "")),
         abilities=tuple(
@@ -50,7 +68,10 @@ def parse_status(data: Mapping[str, Any], name: str) -> StatusCard:
             for i, raw in enumerate(listed(data, "abilities", name, "a list of abilities"))
         ),
         trait_text=str(trait.get("text", "")) if isinstance(trait, dict) else "",
-        hooks=hooks(data.get("hooks", []), name, data.get("numbers")),
+        hooks=(
+            *hooks(data.get("hooks", []), name, numbers, used),
+            *(() if played is None else (played,)),
+        ),
         text=str(data.get("text", "")),
     )
 

@@ -1,27 +1,24 @@
-"""Named hooks for card behaviour the effects vocabulary cannot say.
+"""Named Python hooks: the escape hatch for card behaviour a card file cannot say.
 
-A content file names its hooks (`hooks = ["champion-of-themyscira"]`); the loader
-looks them up here. Each box's hooks live in a module of their own. Their classes are
-declared to the rules as the box's own (`rules.core.hooks.shipped`): the compiled kernel
-plays those, and only those, by name.
+A trait's behaviour is data in its card file (`content.traits`); what those words cannot
+say, a Python `rules.core.hooks.Hook` can, registered here by whoever brings it (a lab
+script, a test) and named by a card file (`hooks = ["whisper"]`). The compiled kernel does
+not run Python hooks: a game with one is played by the Python engine, which says so
+(`rules.bridge.unsupported` names the hook).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from funkoverse.errors import UserError
+from funkoverse.rules.core.hooks import Hook
 
-from funkoverse.content.hooks import dc_comics as dc_comics
-from funkoverse.content.hooks import universal_monsters as universal_monsters
-from funkoverse.rules.core.hooks import Hook, shipped
-
-
-def _registry() -> Mapping[str, Hook]:
-    found: dict[str, Hook] = {}
-    for module in (dc_comics, universal_monsters):
-        for hook in module.HOOKS:
-            found[hook.name] = hook
-            shipped(type(hook))
-    return found
+HOOKS: dict[str, Hook] = {}
 
 
-HOOKS: Mapping[str, Hook] = _registry()
+def register(hook: Hook) -> Hook:
+    """Make `hook` a name card files may use; a second hook of the same name is refused."""
+    found = HOOKS.get(hook.name)
+    if found is not None and found is not hook:
+        raise UserError(f"two hooks are named '{hook.name}'")
+    HOOKS[hook.name] = hook
+    return hook

@@ -10,7 +10,6 @@ from funkoverse.rules.bridge.boards import board_tables
 from funkoverse.rules.bridge.numbering import (
     COLORS,
     GIFT_CAP,
-    HOOKS,
     KINDS,
     MAX_NUMBER,
     MAX_PIECES,
@@ -25,7 +24,6 @@ from funkoverse.rules.bridge.numbering import (
     TARGETS_CAP,
     TRACK_KINDS,
     _kernel,
-    _shipped_hook_types,
     code,
 )
 from funkoverse.rules.core import frames as fr
@@ -37,17 +35,19 @@ from funkoverse.rules.core.cards import (
     CharacterCard,
     Step,
     TokenColor,
-    step,
 )
 from funkoverse.rules.core.choices import (
     Choice,
+    Option,
 )
 from funkoverse.rules.core.errors import Unsupported
 from funkoverse.rules.core.pieces import Kind, Role
 from funkoverse.rules.core.scenario import Scenario, control_areas, leader_squares
 from funkoverse.rules.core.state import GameState, Setup
+from funkoverse.rules.core.traits import EFFECTS, NEEDS, OFFERS, WHEN, WHO, Effect
 from funkoverse.rules.vocabulary.cooldown import SHIFTABLE
 from funkoverse.rules.vocabulary.tokens import TOKEN_NAMES
+from funkoverse.rules.vocabulary.traits import TraitHook
 
 # --------------------------------------------------------------------------- tables
 
@@ -98,10 +98,9 @@ class Building:
         self.seats = state.seats
         self.seat_index = {s: i for i, s in enumerate(self.seats)}
         self.labels = [setup.board.label(i) for i in setup.board.squares]
-        self.hook_types = _shipped_hook_types()
-        self.hook_numbers: dict[
-            int, tuple[tuple[str, int], ...]
-        ] = {}  # by hook: its card's numbers
+        self.traits: list[TraitHook] = []  # the game's traits as data: the kernel's `hooks`
+        self.trait_names: list[str] = []
+        self.options: list[Option] = []  # the answers of the traits: C_OPTION codes
         s = self._s
         s("")
         # pieces, in the game's order; with a draft, then every piece a pick could make
@@ -144,8 +143,6 @@ class Building:
         self.piece_track = [self._track(self._track_item(state, pid)) for pid in self.piece_ids]
         for iid in self.item_ids:
             self._track(("item", iid))
-        self._track(("die", "champion"))
-        self._track(("component", "blood"))
         self._reveals: dict[tuple[Any, ...], tuple[Setup, Setup]] = {}
         spec = self._build(state)
         self._check_limits(state)
@@ -333,7 +330,7 @@ class Building:
     def _step(self, st: Step) -> int:
         found = self._step_index.get(st)
         if found is None:
-            if st.op not in OPS:
+            if st.op not in OPS and st not in self._asks():
                 raise Unsupported(f"the kernel does not know the word '{st.op}'")
             found = len(self.steps)
             self.steps.append(st)
@@ -367,20 +364,125 @@ class Building:
                 self.ability_ids.append(a.id)
         return found
 
+    def _asks(self) -> set[Step]:
+        return {st for t in self.traits for st in t.trait.asks()}
+
     def _hooks(self, hooks: Iterable[CardHook]) -> list[int]:
+        """The kernel's numbers of a card's traits; a Python hook is the Python engine's."""
         out = []
         for hook in hooks:
-            kind = self.hook_types.get(hook.name)
-            if kind is None or type(hook) is not kind:
+            if not isinstance(hook, TraitHook):
                 raise Unsupported(f"the kernel does not know the hook '{hook.name}'")
-            index = HOOKS.index(hook.name)
-            known = self.hook_numbers.setdefault(index, hook.numbers)
-            if known != hook.numbers:
-                raise Unsupported(
-                    f"two cards of the game play the hook '{hook.name}' by different numbers"
-                )
-            out.append(index)
+            out.append(self._trait(hook))
         return out
+
+    def _trait(self, hook: TraitHook) -> int:
+        if hook in self.traits:
+            return self.traits.index(hook)
+        if hook.name in self.trait_names:
+            raise Unsupported(f"two traits of the game are named '{hook.name}'")
+        self.traits.append(hook)
+        self.trait_names.append(hook.name)
+        trait = hook.trait
+        if trait.defense_while is not None:
+            self._track(trait.defense_while)
+        for trigger in trait.triggers:
+            for thing in (trigger.on_track, trigger.off_track):
+                if thing is not None:
+                    self._track(thing)
+            if trigger.ask is not None:
+                self._step(trigger.ask)
+            for answer in trigger.answers:
+                option = Option(trigger.ask.op if trigger.ask else "", answer.word)
+                if option not in self.options:
+                    self.options.append(option)
+            for effect in (
+                *trigger.effects,
+                *trigger.otherwise,
+                *(e for a in trigger.answers for e in a.effects),
+            ):
+                if effect.thing is not None:
+                    self._track(effect.thing)
+                if effect.op == "add_die":
+                    if effect.die not in self.dice_index:
+                        raise Unsupported(f"the die '{effect.die}' is not among the game's dice")
+                    if effect.space:
+                        self._track(("die", effect.die))
+        return len(self.traits) - 1
+
+    def _trait_rows(self) -> list[tuple[Any, ...]]:
+        """The kernel's `TraitDef`s (kernel.hpp), in the order of `traits`."""
+        s = self._s
+
+        def bits(words: Iterable[str], among: Sequence[str]) -> int:
+            return sum(1 << among.index(w) for w in set(words))
+
+        def role(word: str) -> int:
+            return ROLES.index(Role(word)) if word else -1
+
+        def thing(item: tuple[str, str] | None) -> int:
+            return -1 if item is None else self._track_index[item]
+
+        def effects(rows: Iterable[Effect]) -> list[tuple[Any, ...]]:
+            return [
+                (
+                    EFFECTS.index(e.op),
+                    self.dice_index.get(e.die, -1),
+                    self._track_index[("die", e.die)] if e.op == "add_die" and e.space
+                    else thing(e.thing),
+                    e.space,
+                    e.by,
+                    e.count,
+                    s(e.name),
+                )
+                for e in rows
+            ]  # fmt: skip
+
+        rows = []
+        for hook in self.traits:
+            t = hook.trait
+            triggers = [
+                (
+                    bits(tr.when, WHEN),
+                    WHO.index(tr.who),
+                    bits(tr.needs, NEEDS),
+                    thing(tr.on_track),
+                    thing(tr.off_track),
+                    s(tr.group) if tr.group else -1,
+                    tr.count,
+                    tr.optional,
+                    self._step(tr.ask) if tr.ask is not None else -1,
+                    OFFERS.index(tr.offer) if tr.offer else 0,
+                    role(tr.token) if tr.token else 0,
+                    [
+                        (
+                            self.options.index(Option(tr.ask.op if tr.ask else "", a.word)),
+                            effects(a.effects),
+                        )
+                        for a in tr.answers
+                    ],
+                    tr.times,
+                    effects(tr.effects),
+                    effects(tr.otherwise),
+                )
+                for tr in t.triggers
+            ]
+            rows.append(
+                (
+                    s(hook.name),
+                    s(hook.title),
+                    self.status_index.get(hook.card, -1) if hook.card else -1,
+                    t.defense,
+                    thing(t.defense_while),
+                    t.reach,
+                    bits(t.reach_for, ("assist", "interact")),
+                    role(t.links),
+                    t.links_within,
+                    role(t.rivals_discard),
+                    triggers,
+                )
+            )
+        return rows
 
     def _card(self, card: CharacterCard) -> int:
         found = self._card_index.get(card)
@@ -435,7 +537,7 @@ class Building:
             kind = "die" if st.get("die") else "component"
             shift_item = self._track_index[(kind, str(st.get(kind, "")))]
         return (
-            OPS.index(st.op),
+            OPS.index(st.op) if st.op in OPS else OPS.index("ask"),
             *self._ints(st),
             {None: 0, "different": 1, "same": 2}.get(target, 3)
             if isinstance(target, str) or target is None
@@ -508,15 +610,8 @@ class Building:
             companions.append((s(cid), own))
         self.bonus_ids = list(setup.bonus_objectives)
         bonuses = [(s(b.id), s(b.name), b.points) for b in setup.bonus_objectives.values()]
-        # the steps hooks and the scenario ask with
-        specials = {
-            "step_move1": self._step(step("move", squares=1)),
-            "step_champion": self._step(Step("champion")),
-            "step_blood": self._step(Step("blood")),
-            "step_tunnel": self._step(Step("tunnel")),
-            "step_shift_off_token": self._step(Step("shift_off_token")),
-            "step_flag_return": self._step(Step("flag_return")),
-        }
+        # the step the scenario asks with
+        specials = {"step_flag_return": self._step(Step("flag_return"))}
         for st in list(self.steps):
             if st.op == "give_status":
                 g = str(st.get("group", ""))
@@ -588,14 +683,9 @@ class Building:
         sc = setup.scenario
         target = sc.points_to_win(state)
         per_side = max((len(t.characters) for t in setup.teams), default=0)
-        sneaking = setup.statuses.get("sneaking")
-        misc = [s(m if m is not None else sneaking.name if sneaking else "Sneaking") for m in MISC]
-        hook_title = []
-        hook_name = []
-        for name in HOOKS:
-            shipped = self.hook_types.get(name)
-            hook_name.append(s(name))
-            hook_title.append(s((shipped.title or shipped.name) if shipped is not None else name))
+        misc = [s(m or "") for m in MISC]
+        traits = self._trait_rows()
+        options = [(s(o.word), s(o.value)) for o in self.options]
         leader_why = []
         for who in ("ally", "leader"):
             for whom in ("rival", "leader"):
@@ -666,8 +756,6 @@ class Building:
             "track_items": track_items,
             "dice_ids": [s(d) for d in self.dice_ids],
             "die_standard": self.dice_index.get("standard", -1),
-            "die_champion": self.dice_index.get("champion", -1),
-            "die_blood": self.dice_index.get("blood", -1),
             "scenario": (
                 sc.point_markers,
                 sc.adjacent_knockout_points,
@@ -695,11 +783,8 @@ class Building:
             "leader_square": [leaders.get(side, -1) for side in self.seats],
             "control_areas": control,
             "s_empty": s(""),
-            "hook_name": hook_name,
-            "hook_numbers": [
-                [value for _, value in self.hook_numbers.get(i, ())] for i in range(len(HOOKS))
-            ],
-            "hook_title": hook_title,
+            "traits": traits,
+            "options": options,
             "color_str": [s(c.value) for c in COLORS],
             "status_in_play_why": status_in_play,
             "group_every_why": by_string(group_every),
@@ -709,8 +794,6 @@ class Building:
             "role_name": role_name,
             **specials,
             "status_step_of_group": by_string(status_steps),
-            "champion_item": self._track_index[("die", "champion")],
-            "blood_item": self._track_index[("component", "blood")],
             "token_item": [self._track_index[("token", c.value)] for c in COLORS],
             "item_track_item": [self._track_index[("item", i)] for i in self.item_ids],
             "piece_track_item": self.piece_track,

@@ -41,7 +41,6 @@ from funkoverse.rules.bridge.numbering import (
     C_USE_ABILITY,
     C_USE_ITEM,
     COLORS,
-    OPTIONS,
     code,
 )
 from funkoverse.rules.core.cards import (
@@ -170,7 +169,7 @@ class Codes(Building):
         if kind == C_FLAG_RETURN:
             return FlagReturn(pid[a])
         if kind == C_OPTION:
-            return OPTIONS[a]
+            return self.options[a]
         if kind == C_PICK and self.draft is not None:
             return Pick(self.draft.characters[a].id)
         if kind == C_GIVE and self.draft is not None:
@@ -266,7 +265,7 @@ class Codes(Building):
         if isinstance(c, FlagReturn):
             return code(C_FLAG_RETURN, pi[c.piece])
         if isinstance(c, Option):
-            return code(C_OPTION, OPTIONS.index(c)) if c in OPTIONS else None
+            return code(C_OPTION, self.options.index(c)) if c in self.options else None
         if isinstance(c, Pick):
             return code(C_PICK, self._first[c.character])
         if isinstance(c, Give):

@@ -11,7 +11,6 @@ from funkoverse.rules.core.cards import (
     TokenColor,
 )
 from funkoverse.rules.core.events import EventKind
-from funkoverse.rules.core.hooks import Hook, shipped_hooks
 from funkoverse.rules.core.pieces import Kind, Role
 from funkoverse.rules.core.state import Phase
 
@@ -42,7 +41,6 @@ PHASES: tuple[Phase, ...] = schema.BY_NAME["Phase"].values
 COLORS: tuple[TokenColor, ...] = schema.BY_NAME["Color"].values
 TRACK_KINDS = schema.TRACK_KINDS
 OPS = schema.OPS
-HOOKS = schema.HOOKS
 H_SCENARIO = schema.H_SCENARIO
 H_NONE = schema.H_NONE
 _frame = schema.BY_NAME["FrameType"].number
@@ -86,7 +84,6 @@ C_FLAG_RETURN = _choice("C_FLAG_RETURN")
 C_OPTION = _choice("C_OPTION")
 C_PICK = _choice("C_PICK")
 C_GIVE = _choice("C_GIVE")
-OPTIONS = schema.OPTIONS
 EVENT_KINDS: tuple[EventKind, ...] = schema.BY_NAME["EventKind"].values
 NIL = -(2**31)
 NIL16 = -(2**15)
@@ -108,7 +105,3 @@ MISC = tuple(text for _, text in schema.MISC)
 
 def code(kind: int, a: int = 0, b: int = 0) -> int:
     return kind | (a << 8) | (b << 19)
-
-
-def _shipped_hook_types() -> dict[str, type[Hook]]:
-    return {name: kind for name, kind in shipped_hooks().items() if name in HOOKS}

@@ -19,7 +19,6 @@ from funkoverse.rules.bridge.numbering import (
     F_TURN_START,
     H_NONE,
     H_SCENARIO,
-    HOOKS,
     KINDS,
     PHASES,
     ROLES,
@@ -233,14 +232,14 @@ class Positions(Building):
             step_index = self._step_index.get(f.step)
             if step_index is None:
                 raise Unsupported(f"a decision the tables do not hold ({f.step.op})")
-            if f.hook and f.hook != "scenario" and f.hook not in HOOKS:
+            if f.hook and f.hook != "scenario" and f.hook not in self.trait_names:
                 raise Unsupported(f"a decision of a hook the kernel does not know ({f.hook})")
             hook = (
                 H_NONE
                 if not f.hook
                 else H_SCENARIO
                 if f.hook == "scenario"
-                else HOOKS.index(f.hook)
+                else self.trait_names.index(f.hook)
             )
             blank.update(
                 type=F_CHOICE,
@@ -254,9 +253,10 @@ class Positions(Building):
             asked = []
             for key in f.asked:
                 owner, _, name = key.rpartition("/")
-                if name not in HOOKS:
+                if name not in self.trait_names:
                     raise Unsupported(f"a hook the kernel does not know ({name})")
-                asked.append(held(index, owner, "piece") * len(HOOKS) + HOOKS.index(name))
+                count = len(self.trait_names)
+                asked.append(held(index, owner, "piece") * count + self.trait_names.index(name))
             blank.update(
                 type=F_ROLL,
                 piece=held(index, f.challenger, "piece"),
@@ -474,7 +474,11 @@ class Positions(Building):
                 self.steps[step_index],
                 ids[piece] if piece >= 0 else "",
                 optional,
-                "" if hook == H_NONE else "scenario" if hook == H_SCENARIO else HOOKS[hook],
+                ""
+                if hook == H_NONE
+                else "scenario"
+                if hook == H_SCENARIO
+                else self.trait_names[hook],
             )
         if kind == F_ROLL:
             return fr.RollFrame(
@@ -483,7 +487,10 @@ class Positions(Building):
                 tuple(self.dice_ids[d] for d in attack),
                 tuple(self.dice_ids[d] for d in defense),
                 st[source],
-                tuple(f"{ids[k // len(HOOKS)]}/{HOOKS[k % len(HOOKS)]}" for k in asked),
+                tuple(
+                    f"{ids[k // len(self.trait_names)]}/{self.trait_names[k % len(self.trait_names)]}"
+                    for k in asked
+                ),
             )
         if kind == F_RETURN:
             return fr.ReturnFrame(self.seats[side], tuple(ids[p] for p in pieces))

@@ -1,16 +1,17 @@
-"""Behaviour that the effects vocabulary cannot say: traits and status cards that listen.
+"""The points of the game where a trait or status card has a say.
 
-A hook is attached to a card by name (in its content file) and asked at fixed
-points of the game. Every method has a default that does nothing, so a hook
-overrides only what its card changes. `owner` is the piece whose card or status
-card carries the hook.
+A hook is attached to a card and asked at fixed points of the game. A trait written as data
+in its card file is played by `vocabulary.traits.TraitHook`; a Python subclass is the escape
+hatch for what those words cannot say (the Python engine plays it). Every method has a
+default that does nothing, so a hook overrides only what its card changes. `owner` is the
+piece whose card or status card carries the hook.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, cast
+from typing import ClassVar, cast
 
 from funkoverse.rules.core.cards import Ability, CardHook
 from funkoverse.rules.core.choices import Choice
@@ -116,25 +117,3 @@ def hooks_on(hooks: tuple[CardHook, ...]) -> tuple[Hook, ...]:
     """A card's hooks as the rules ask them: a card holds its hooks as `CardHook`s, and every
     one of them is a `Hook` (the loader takes hooks only from the registry of hooks)."""
     return cast("tuple[Hook, ...]", hooks)
-
-
-H = TypeVar("H", bound=type[Hook])
-_SHIPPED: dict[str, type[Hook]] = {}
-
-
-def shipped(kind: H) -> H:
-    """Mark a hook class as the box's own: the compiled kernel plays the hook of that name
-    only when a card carries an object of exactly this class (a fan hook of the same name is
-    played by the Python engine). Used as a class decorator where the box's hooks are written."""
-    name = kind.name
-    found = _SHIPPED.get(name)
-    if found is not None and found is not kind:
-        raise ValueError(f"two shipped hooks are named '{name}'")
-    _SHIPPED[name] = kind
-    return kind
-
-
-def shipped_hooks() -> dict[str, type[Hook]]:
-    """The box's own hook classes by name (those whose modules have been imported: a card can
-    carry a hook only once its class exists)."""
-    return dict(_SHIPPED)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from funkoverse.rules.core import choices as ch
-from funkoverse.rules.core import numbers
+from funkoverse.rules.core import numbers, traits
 from funkoverse.rules.core.cards import TokenColor
 from funkoverse.rules.core.events import EventKind
 from funkoverse.rules.core.pieces import Kind, Role
@@ -136,32 +136,12 @@ OPS = (
     "shift_off",
     "shift_down",
     "shift_off_token",
-    "champion",
-    "blood",
-    "tunnel",
+    "ask",  # a decision a trait asks in a word of its own card ("champion", "tunnel")
     "flag_return",
-)
-
-# The named hooks of the shipped cards (content/hooks) the kernel plays.
-HOOKS = (
-    "champion-of-themyscira",
-    "predatory-senses",
-    "bloody-terror",
-    "forbidden-depths",
-    "made-me-from-dead",
-    "she-sees",
-    "sneaking",
 )
 
 # What a thing on a cooldown track is (its TrackItem's first word).
 TRACK_KINDS = ("token", "character", "companion", "point", "item", "die", "component")
-
-# The option words of the hooks ("champion:add", "blood:die", "blood:place").
-OPTIONS: tuple[ch.Option, ...] = (
-    ch.Option("champion", "add"),
-    ch.Option("blood", "die"),
-    ch.Option("blood", "place"),
-)
 
 # The frames of work in progress (frames.py): steps of a card, a decision, a roll, a return
 # to the starting area, the start of a turn, the end of a round.
@@ -183,22 +163,12 @@ MISC: tuple[tuple[str, str | None], ...] = (
     ("control_showing", "control markers showing its color"),
     ("control_most", "the most control markers"),
     ("flag_why", "a return from the rival flag"),
-    ("champion_die", "Champion die"),
-    ("champion_rule", "Champion of Themyscira"),
-    ("blood_token", "Blood token"),
-    ("blood_die", "Blood die"),
-    ("blood_rule", "The Bloody Terror of Transylvania"),
-    ("tunnel", "Tunnel"),
-    ("forbidden_rule", "Forbidden Depths"),
-    ("sneaking_id", "sneaking"),
-    ("sneaking_name", None),  # the Sneaking card's name, from the setup
-    ("sneaking_rule", "Sneaking"),
     ("minion", "minion"),
     ("hidden", "?"),
 )
 
-H_SCENARIO = 254  # a decision the scenario asks, not a hook
-H_NONE = 255
+H_SCENARIO = 254  # a decision the scenario asks, not a trait's
+H_NONE = 255  # a decision of the effects vocabulary, no trait's
 
 ENUMS: tuple[Shared, ...] = (
     _enum("Kind", "uint8_t", "K_", tuple(Kind)),
@@ -207,22 +177,12 @@ ENUMS: tuple[Shared, ...] = (
     _enum("Color", "uint8_t", "", tuple(TokenColor)),
     _enum("TrackKind", "uint8_t", "T_", TRACK_KINDS),
     _enum("Op", "uint8_t", "OP_", OPS, count="OP_COUNT"),
-    _enum(
-        "Hook",
-        "uint8_t",
-        "H_",
-        HOOKS,
-        count="H_COUNT",
-        fixed=(("H_SCENARIO", H_SCENARIO), ("H_NONE", H_NONE)),
-    ),
     _enum("ChoiceKind", "uint8_t", "C_", CHOICE_CLASSES, count="C_KINDS"),
-    Shared(
-        "OptionValue",
-        "uint8_t",
-        "OPT_",
-        OPTIONS,
-        tuple(f"{o.word}_{o.value}" for o in OPTIONS),
-    ),
+    _enum("When", "uint8_t", "W_", traits.WHEN, count="W_COUNT"),
+    _enum("Who", "uint8_t", "WHO_", traits.WHO),
+    _enum("Need", "uint8_t", "N_", traits.NEEDS),
+    _enum("Offer", "uint8_t", "OF_", traits.OFFERS),
+    _enum("EffectOp", "uint8_t", "EF_", traits.EFFECTS),
     _enum("EventKind", "uint8_t", "E_", tuple(EventKind), count="E_KINDS"),
     _enum("FrameType", "uint8_t", "F_", FRAMES),
     Shared("Misc", "", "S_", tuple(s for _, s in MISC), tuple(n for n, _ in MISC), "S_MISC_COUNT"),
@@ -240,7 +200,7 @@ LIMITS: tuple[tuple[str, int, str], ...] = (
     ("ITEM_CAP", 4, "items held by one character"),
     ("TARGETS_CAP", 24, "what one ability challenges (18 rivals in a free-for-all)"),
     ("DICE_CAP", 16, "dice of one side of a roll"),
-    ("ASKED_CAP", 24, "hooks asked before one roll"),
+    ("ASKED_CAP", 24, "traits asked before one roll"),
     ("RETURN_CAP", 16, "characters of one return frame"),
     ("PICK_CAP", 6, "characters one side drafts (a scenario's largest team)"),
     ("GIFT_CAP", 4, "items one side drafts"),
@@ -286,6 +246,17 @@ def header() -> str:
         *(f"constexpr int {n} = {getattr(numbers, n)};" for n in RULEBOOK),
         "",
         *(e.cpp() + "\n" for e in ENUMS),
+        "// Every enum by its name, for the kernel to answer the names it was built with",
+        "struct SchemaEnum { const char* name; const char* const* names; int size; };",
+        "inline const SchemaEnum SCHEMA_ENUMS[] = {",
+        *(f'    {{"{e.name}", {_upper(e.name)}_NAMES, {_upper(e.name)}_SIZE}},' for e in ENUMS),
+        "};",
+        f"constexpr int SCHEMA_ENUM_COUNT = {len(ENUMS)};",
+        "",
+        "// What a decision frame's trait is when it is no trait's",
+        f"constexpr uint8_t H_SCENARIO = {H_SCENARIO};",
+        f"constexpr uint8_t H_NONE = {H_NONE};",
+        "",
         "}  // namespace fk",
         "",
     ]

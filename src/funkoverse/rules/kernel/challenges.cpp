@@ -25,67 +25,6 @@ int attack_dice(Game& g, int target, const StepDef& s) {
     return dice;
 }
 
-// ChampionOfThemyscira._roller: 1 the challenger's dice, 2 the defender's, 0 none
-int champion_roller(Game& g, int owner, const Frame& roll) {
-    const State& S = *g.S;
-    const Piece& o = S.pieces[owner];
-    if (o.square < 0 || track_position(g, o.side, g.R->champion_item)) return 0;
-    const Bits& near = g.B().adjacent_bits[o.square];
-    auto beside = [&](int pi) {
-        const Piece& p = S.pieces[pi];
-        return pi != owner && p.side == o.side && p.square >= 0 && near.test(p.square);
-    };
-    const Piece& ch = S.pieces[roll.piece];
-    const Piece& tg = S.pieces[roll.target];
-    if (ch.side == o.side && (roll.piece == owner || beside(roll.piece))) return 1;
-    if (tg.side == o.side && tg.defense >= 0 && roll.ndefense && (roll.target == owner || beside(roll.target)))
-        return 2;
-    return 0;
-}
-
-// challenges.before_roll: ask each hook once, in turn order, whether it wants a say
-void before_roll(Game& g) {
-    OwnedHook hs[64];
-    int n = in_turn_order(g, hs);
-    int frames_owner[64];
-    uint8_t frames_hook[64];
-    int nf = 0;
-    Frame roll = *g.S->top();
-    Frame& live = *g.S->top();
-    for (int i = 0; i < n; ++i) {
-        int key = hs[i].owner * H_COUNT + hs[i].hook;
-        bool asked = false;
-        for (int j = 0; j < live.nasked; ++j)
-            if (live.asked[j] == key) asked = true;
-        if (asked) continue;
-        if (live.nasked >= ASKED_CAP) throw std::runtime_error("too many hooks asked");
-        live.asked[live.nasked++] = int16_t(key);
-        int owner = hs[i].owner;
-        if (hs[i].hook == H_CHAMPION_OF_THEMYSCIRA) {
-            if (champion_roller(g, owner, roll)) {
-                frames_owner[nf] = owner;
-                frames_hook[nf++] = H_CHAMPION_OF_THEMYSCIRA;
-            }
-        } else if (hs[i].hook == H_BLOODY_TERROR) {
-            if (roll.piece != owner) continue;
-            const Piece& o = g.S->pieces[owner];
-            if (!track_position(g, o.side, g.R->blood_item)) {
-                track_place(g, o.side, g.R->blood_item, g.R->hook_number(H_BLOODY_TERROR, 0));
-                continue;
-            }
-            frames_owner[nf] = owner;
-            frames_hook[nf++] = H_BLOODY_TERROR;
-        }
-    }
-    for (int i = nf - 1; i >= 0; --i) {
-        const Piece& o = g.S->pieces[frames_owner[i]];
-        if (frames_hook[i] == H_CHAMPION_OF_THEMYSCIRA)
-            push_choice(g, o.side, g.R->step_champion, frames_owner[i], true, H_CHAMPION_OF_THEMYSCIRA);
-        else
-            push_choice(g, o.side, g.R->step_blood, frames_owner[i], false, H_BLOODY_TERROR);
-    }
-}
-
 // challenges.declare_challenge
 void declare_challenge(Game& g, int challenger, int target, int dice, int16_t source) {
     int defense = defense_of(g, target);

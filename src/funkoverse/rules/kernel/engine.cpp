@@ -46,34 +46,6 @@ void choose(Game& g, int pi) {
     }
 }
 
-// engine._turn_start: actions its traits add (Sneaking), decisions they ask (Forbidden Depths)
-void turn_start(Game& g, int pi) {
-    State& S = *g.S;
-    uint8_t hs[32];
-    int n = hooks_of(g, pi, hs);
-    for (int i = 0; i < n; ++i) {
-        const Piece& owner = S.pieces[pi];
-        if (hs[i] == H_SNEAKING && owner.square >= 0) {
-            bool seen = false;
-            for (int k = 0; k < S.npieces && !seen; ++k) {
-                const Piece& p = S.pieces[k];
-                if (p.square < 0 || p.side == owner.side || !rival_kind(p.kind)) continue;
-                if (can_see_piece(g, k, pi)) seen = true;
-            }
-            if (!seen) {
-                S.actions_left += 1;
-                Event e = ev(E_EXTRA_ACTION);
-                e.piece = owner.id;
-                e.number = 1;
-                e.name = g.R->hook_title[H_SNEAKING];
-                emit(g, e);
-            }
-        }
-        if (hs[i] == H_FORBIDDEN_DEPTHS && owner.square >= 0)
-            push_choice(g, owner.side, g.R->step_tunnel, pi, true, H_FORBIDDEN_DEPTHS);
-    }
-}
-
 // engine._companion_act
 void companion_act(Game& g, int pi, int key) {
     int comps[MAX_PIECES];
@@ -92,39 +64,6 @@ void companion_act(Game& g, int pi, int key) {
             push_steps(g, comps[k], action.name, action.seq, -1, true);
             return;
         }
-    }
-}
-
-// engine._after_action: Sneaking is discarded after the Invisible Man's action or rally
-void after_action(Game& g, int pi, const int16_t* had, int nhad) {
-    State& S = *g.S;
-    Piece& p = S.pieces[pi];
-    int sneaking_hooks = 0;
-    if (p.card >= 0)
-        for (uint8_t h : g.R->cards[p.card].hooks)
-            if (h == H_SNEAKING) ++sneaking_hooks;
-    for (int i = 0; i < nhad; ++i)
-        for (uint8_t h : g.R->statuses[had[i]].hooks)
-            if (h == H_SNEAKING) ++sneaking_hooks;
-    int sneaking = g.R->str_misc[S_SNEAKING_ID] >= 0 ? g.R->status_of_string[g.R->str_misc[S_SNEAKING_ID]] : -1;
-    for (int k = 0; k < sneaking_hooks; ++k) {
-        if (sneaking < 0 || !p.has_status(sneaking)) continue;
-        int w = 0;
-        bool removed = false;
-        for (int i = 0; i < p.nstat; ++i) {
-            if (!removed && p.statuses[i] == sneaking) {
-                removed = true;
-                continue;
-            }
-            p.statuses[w++] = p.statuses[i];
-        }
-        p.nstat = uint8_t(w);
-        Event e = ev(E_STATUS_DISCARDED);
-        e.piece = p.id;
-        e.card = g.R->str_misc[S_SNEAKING_ID];
-        e.name = g.R->str_misc[S_SNEAKING_NAME];
-        e.rule = g.R->str_misc[S_SNEAKING_RULE];
-        emit(g, e);
     }
 }
 
@@ -201,7 +140,7 @@ void apply_action(Game& g, int32_t c) {
         companion_act(g, pi, code_a(c));
         return;
     }
-    // "After the Invisible Man rallies or does an action": what listens is what he had
+    // a trait that listens for the end of an action is one the character had when it began
     S.acting = int16_t(pi);
     S.nacting = p.nstat;
     std::memcpy(S.acting_statuses, p.statuses, sizeof(int16_t) * p.nstat);

@@ -9,7 +9,7 @@ namespace fk {
 inline bool king_adjacent(const Board& b, int a, int c) { return b.distance(a, c) <= 1; }
 
 // geometry.sight_blockers(viewer, on_map, board): standing rivals of a blocking kind; an
-// elusive one only beside or diagonal to the viewer (Elusive Trickster).
+// elusive one only beside or diagonal to the viewer (a card's `elusive` field).
 inline Bits sight_blockers(Game& g, int viewer) {
     const State& S = *g.S;
     const Piece& v = S.pieces[viewer];
@@ -87,10 +87,10 @@ inline void occupancy(Game& g, int pi, Bits& occupied, Bits& impassable) {
     }
 }
 
-// Tunnels linking squares for a move (ForbiddenDepths.move_links): empty when none
+// Tokens a trait links as adjacent for a move (TraitHook.move_links): empty when none
 struct Links {
-    Bits squares;  // squares with a Tunnel, when two or more are on the map
-    int reach = 0;  // how many squares apart two linked Tunnels may be (the card's number)
+    Bits squares;  // squares with a linking token, when two or more are on the map
+    int reach = 0;  // how many squares apart two linked tokens may be (the card's number)
     bool any() const { return squares.count() >= 2; }
 };
 

@@ -143,6 +143,48 @@ struct AbilityDef {
     int16_t seq = -1;
 };
 
+// A trait's behaviour as its card file gives it (funkoverse.rules.core.traits).
+struct EffectDef {
+    uint8_t op = 0;          // EffectOp
+    int16_t die = -1;        // index of dice_ids (add_die)
+    int16_t item = -1;       // track item (place_on_track, shift_down; add_die's die when placed)
+    int space = 0, by = 0, count = 0;
+    int16_t name = -1;       // string: the die or thing in the log
+};
+
+struct AnswerDef {
+    int16_t option = -1;  // index of Rules::options: the choice's code
+    std::vector<EffectDef> effects;
+};
+
+struct TriggerDef {
+    uint32_t when = 0;     // bits of When
+    uint8_t who = 0;       // Who
+    uint32_t needs = 0;    // bits of Need
+    int16_t on_track = -1, off_track = -1;  // track items
+    int16_t group = -1;    // string: the status card group (given_status)
+    int count = 0;         // status cards of the group the owner holds (given_status)
+    bool optional = false;
+    int16_t step = -1;     // the decision's step (-1: none)
+    uint8_t offer = 0;     // Offer
+    uint8_t token = 0;     // Role (place_token_here)
+    std::vector<AnswerDef> answers;
+    int times = 1;
+    std::vector<EffectDef> effects, otherwise;
+};
+
+struct TraitDef {
+    int16_t name = -1, title = -1;  // strings: the hook's name; the trait's words in the log
+    int16_t card = -1;              // the status card carrying it (index of statuses), -1
+    std::vector<TriggerDef> triggers;
+    int defense = 0;
+    int16_t defense_while = -1;     // track item
+    int reach = 1;
+    uint32_t reach_for = 0;         // bit 0: assist, bit 1: interact
+    int links = -1, links_within = 0;  // Role of the tokens that link
+    int rivals_discard = -1;        // Role
+};
+
 struct CardDef {  // a character, basic character, or a companion's face
     int16_t id = -1, name = -1;
     int defense = 0;
@@ -270,33 +312,24 @@ struct Rules {
     std::vector<std::pair<int16_t, std::vector<int16_t>>> control_areas;  // (name, squares), sorted
     // strings the engine's events use
     int16_t s_empty = -1;
-    std::vector<int16_t> hook_name, hook_title;
-    // per hook: the numbers its card plays it by, in the order the hook wants them (the
-    // card's file gives them: "place the Champion die on the 2 of your cooldown track")
-    std::vector<std::vector<int>> hook_numbers;
-    int hook_number(int hook, int k) const {
-        if (hook >= int(hook_numbers.size()) || k >= int(hook_numbers[hook].size()))
-            throw std::runtime_error("a hook played without its card's numbers");
-        return hook_numbers[hook][k];
-    }
+    std::vector<TraitDef> traits;  // the game's traits: a card's `hooks` index them
+    std::vector<std::pair<int16_t, int16_t>> options;  // (word, value) strings of C_OPTION codes
     std::vector<int16_t> color_str;
     std::vector<int16_t> status_in_play_why;  // per status card: "the X status card is in play"
     std::vector<int16_t> group_every_why;     // group string -> "every G status card is in play"
     std::vector<int16_t> point_marker_why;  // per piece: "point marker A" (-1)
     int16_t leader_why[2][2];               // [by leader][victim leader]
     int16_t str_misc[40];
-    std::vector<int16_t> role_name;  // per Role: the token's name in events ("Tunnel", "minion")
-    // steps the hooks and the scenario ask decisions with
-    int16_t step_move1 = -1, step_champion = -1, step_blood = -1, step_tunnel = -1,
-            step_shift_off_token = -1, step_flag_return = -1;
+    std::vector<int16_t> role_name;  // per Role: the token's name in events
+    // steps the scenario asks decisions with
+    int16_t step_flag_return = -1;
     std::vector<int16_t> status_step_of_group;  // group string -> its "_status" step
     int target_points = NIL;                    // Scenario.points_to_win, NIL: None
     int per_side = 0;                           // the largest team's characters
     bool has_draft = false;                     // the teams are drafted in the game
     DraftDef draft;
-    int die_standard = -1, die_champion = -1, die_blood = -1;  // indexes of dice_ids
+    int die_standard = -1;  // index of dice_ids
     std::vector<int16_t> side_rank;             // each seat's place in sorted order
-    int16_t champion_item = -1, blood_item = -1;  // ("die", "champion"), ("component", "blood")
     std::vector<int16_t> token_item;              // per color: ("token", color)
     std::vector<int16_t> item_track_item;         // per item: ("item", id)
     std::vector<int16_t> piece_track_item;        // per piece: ("character"/"companion"/"point", id)
@@ -399,7 +432,7 @@ struct Frame {
     uint8_t stage = 0;
     uint8_t nattack = 0, ndefense = 0, nasked = 0, npieces = 0;
     uint8_t attack[DICE_CAP], defense[DICE_CAP];
-    int16_t asked[ASKED_CAP];  // piece * H_COUNT + hook
+    int16_t asked[ASKED_CAP];  // piece * traits + trait
     int16_t pieces[RETURN_CAP];
 };
 

@@ -155,7 +155,7 @@ void action_menu(Game& g, Codes& out) {
         int buf[MAX_PIECES];
         int n = challenge_targets(g, pi, -1, buf);
         for (int i = 0; i < n; ++i) out.push_back(code(C_CHALLENGE, buf[i]));
-        n = knocked_down_allies_in(g, pi, reach_set(g, pi), buf);
+        n = knocked_down_allies_in(g, pi, reach_set(g, pi, 0), buf);
         for (int i = 0; i < n; ++i) out.push_back(code(C_ASSIST, buf[i]));
         interact_targets(g, pi, false, out);
         item_options(g, pi, out);
@@ -290,7 +290,7 @@ bool is_legal(Game& g, int32_t c) {
                 case C_ASSIST: {
                     if (code_b(c)) return false;
                     int buf[MAX_PIECES];
-                    int n = knocked_down_allies_in(g, pi, reach_set(g, pi), buf);
+                    int n = knocked_down_allies_in(g, pi, reach_set(g, pi, 0), buf);
                     for (int i = 0; i < n; ++i)
                         if (buf[i] == code_a(c)) return true;
                     return false;

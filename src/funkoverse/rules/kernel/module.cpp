@@ -215,8 +215,6 @@ std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> boar
     }
     R->dice_ids = get<std::vector<int16_t>>(d, "dice_ids");
     R->die_standard = get<int>(d, "die_standard");
-    R->die_champion = get<int>(d, "die_champion");
-    R->die_blood = get<int>(d, "die_blood");
     auto sc = get<py::tuple>(d, "scenario");
     R->scenario.point_markers = sc[0].cast<bool>();
     R->scenario.adjacent_knockout_points = sc[1].cast<bool>();
@@ -243,9 +241,68 @@ std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> boar
     R->leader_square = get<std::vector<int16_t>>(d, "leader_square");
     R->control_areas = get<std::vector<std::pair<int16_t, std::vector<int16_t>>>>(d, "control_areas");
     R->s_empty = get<int16_t>(d, "s_empty");
-    R->hook_name = get<std::vector<int16_t>>(d, "hook_name");
-    R->hook_numbers = get<std::vector<std::vector<int>>>(d, "hook_numbers");
-    R->hook_title = get<std::vector<int16_t>>(d, "hook_title");
+    auto effects = [](const py::handle& l) {
+        std::vector<EffectDef> out;
+        for (auto t : l.cast<py::list>()) {
+            auto c = t.cast<py::tuple>();
+            EffectDef e;
+            e.op = c[0].cast<uint8_t>();
+            e.die = c[1].cast<int16_t>();
+            e.item = c[2].cast<int16_t>();
+            e.space = c[3].cast<int>();
+            e.by = c[4].cast<int>();
+            e.count = c[5].cast<int>();
+            e.name = c[6].cast<int16_t>();
+            out.push_back(e);
+        }
+        return out;
+    };
+    for (auto t : get<py::list>(d, "traits")) {
+        auto c = t.cast<py::tuple>();
+        TraitDef td;
+        td.name = c[0].cast<int16_t>();
+        td.title = c[1].cast<int16_t>();
+        td.card = c[2].cast<int16_t>();
+        td.defense = c[3].cast<int>();
+        td.defense_while = c[4].cast<int16_t>();
+        td.reach = c[5].cast<int>();
+        td.reach_for = c[6].cast<uint32_t>();
+        td.links = c[7].cast<int>();
+        td.links_within = c[8].cast<int>();
+        td.rivals_discard = c[9].cast<int>();
+        for (auto u : c[10].cast<py::list>()) {
+            auto x = u.cast<py::tuple>();
+            TriggerDef tr;
+            tr.when = x[0].cast<uint32_t>();
+            tr.who = x[1].cast<uint8_t>();
+            tr.needs = x[2].cast<uint32_t>();
+            tr.on_track = x[3].cast<int16_t>();
+            tr.off_track = x[4].cast<int16_t>();
+            tr.group = x[5].cast<int16_t>();
+            tr.count = x[6].cast<int>();
+            tr.optional = x[7].cast<bool>();
+            tr.step = x[8].cast<int16_t>();
+            tr.offer = x[9].cast<uint8_t>();
+            tr.token = x[10].cast<uint8_t>();
+            for (auto a : x[11].cast<py::list>()) {
+                auto y = a.cast<py::tuple>();
+                AnswerDef ad;
+                ad.option = y[0].cast<int16_t>();
+                ad.effects = effects(y[1]);
+                tr.answers.push_back(ad);
+            }
+            tr.times = x[12].cast<int>();
+            tr.effects = effects(x[13]);
+            tr.otherwise = effects(x[14]);
+            td.triggers.push_back(tr);
+        }
+        R->traits.push_back(td);
+    }
+    if (R->traits.size() >= H_SCENARIO) throw std::invalid_argument("too many traits in one game");
+    for (auto t : get<py::list>(d, "options")) {
+        auto c = t.cast<py::tuple>();
+        R->options.emplace_back(c[0].cast<int16_t>(), c[1].cast<int16_t>());
+    }
     R->color_str = get<std::vector<int16_t>>(d, "color_str");
     R->status_in_play_why = get<std::vector<int16_t>>(d, "status_in_play_why");
     R->group_every_why = get<std::vector<int16_t>>(d, "group_every_why");
@@ -259,15 +316,8 @@ std::shared_ptr<Rules> make_rules(const py::dict& d, std::shared_ptr<Board> boar
     if (misc.size() != S_MISC_COUNT) throw std::invalid_argument("misc strings: wrong count");
     for (int i = 0; i < S_MISC_COUNT; ++i) R->str_misc[i] = misc[i];
     R->role_name = get<std::vector<int16_t>>(d, "role_name");
-    R->step_move1 = get<int16_t>(d, "step_move1");
-    R->step_champion = get<int16_t>(d, "step_champion");
-    R->step_blood = get<int16_t>(d, "step_blood");
-    R->step_tunnel = get<int16_t>(d, "step_tunnel");
-    R->step_shift_off_token = get<int16_t>(d, "step_shift_off_token");
     R->step_flag_return = get<int16_t>(d, "step_flag_return");
     R->status_step_of_group = get<std::vector<int16_t>>(d, "status_step_of_group");
-    R->champion_item = get<int16_t>(d, "champion_item");
-    R->blood_item = get<int16_t>(d, "blood_item");
     R->token_item = get<std::vector<int16_t>>(d, "token_item");
     R->item_track_item = get<std::vector<int16_t>>(d, "item_track_item");
     R->piece_track_item = get<std::vector<int16_t>>(d, "piece_track_item");
@@ -770,7 +820,6 @@ PYBIND11_MODULE(_kernel, m) {
         d["choices"] = int(C_KINDS);
         d["events"] = int(E_KINDS);
         d["ops"] = int(OP_COUNT);
-        d["hooks"] = int(H_COUNT);
         d["misc"] = int(S_MISC_COUNT);
         d["pieces"] = MAX_PIECES;
         d["slot"] = SLOT_CAP;
@@ -780,7 +829,7 @@ PYBIND11_MODULE(_kernel, m) {
         d["gifts"] = GIFT_CAP;
         d["event_bytes"] = int(sizeof(Event));
         return d;
-    }, "How many kinds of choices, events, words, hooks and strings the kernel numbers, and how "
+    }, "How many kinds of choices, events, words and strings the kernel numbers, and how "
        "many pieces, things on a track space, targets, returns, picks and gifts it holds.");
     py::register_exception<KernelLimit>(m, "KernelLimit");
     py::class_<Board, std::shared_ptr<Board>>(m, "Board")
@@ -792,18 +841,8 @@ PYBIND11_MODULE(_kernel, m) {
     m.def("schema", []() {
         py::dict out;
         auto names = [](const char* const* first, int n) { return std::vector<std::string>(first, first + n); };
-        out["Kind"] = names(KIND_NAMES, KIND_SIZE);
-        out["Role"] = names(ROLE_NAMES, ROLE_SIZE);
-        out["Phase"] = names(PHASE_NAMES, PHASE_SIZE);
-        out["Color"] = names(COLOR_NAMES, COLOR_SIZE);
-        out["TrackKind"] = names(TRACK_KIND_NAMES, TRACK_KIND_SIZE);
-        out["Op"] = names(OP_NAMES, OP_SIZE);
-        out["Hook"] = names(HOOK_NAMES, HOOK_SIZE);
-        out["ChoiceKind"] = names(CHOICE_KIND_NAMES, CHOICE_KIND_SIZE);
-        out["OptionValue"] = names(OPTION_VALUE_NAMES, OPTION_VALUE_SIZE);
-        out["EventKind"] = names(EVENT_KIND_NAMES, EVENT_KIND_SIZE);
-        out["FrameType"] = names(FRAME_TYPE_NAMES, FRAME_TYPE_SIZE);
-        out["Misc"] = names(MISC_NAMES, MISC_SIZE);
+        for (int k = 0; k < SCHEMA_ENUM_COUNT; ++k)
+            out[SCHEMA_ENUMS[k].name] = names(SCHEMA_ENUMS[k].names, SCHEMA_ENUMS[k].size);
         py::dict limits;
         for (int k = 0; k < LIMIT_SIZE; ++k) limits[LIMIT_NAMES[k]] = LIMIT_VALUES[k];
         out["limits"] = limits;

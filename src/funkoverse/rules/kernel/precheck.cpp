@@ -77,7 +77,7 @@ bool with_tokens_on(Game& g, int pi, int model, const Codes& options, int seq, i
     return found;
 }
 
-// vocabulary._token_reach (Aquatic Ambush): lower bound with the token left where it is,
+// vocabulary._token_reach: lower bound with the token left where it is,
 // upper bound with a token on every square it could go, and only between them each
 // placement tried on the game itself and taken back
 bool token_reach(Game& g, int pi, const StepDef& s, int step, const Bits& squares, int seq, int rest) {

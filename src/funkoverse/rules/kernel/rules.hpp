@@ -36,7 +36,7 @@ int ability_cost(Game& g, int ai, int target);
 int find_ability(Game& g, int pi, int key);
 int defense_of(Game& g, int pi);
 Bits adjacent_set(Game& g, int pi);
-Bits reach_set(Game& g, int pi);
+Bits reach_set(Game& g, int pi, int purpose);
 int tokens_of(Game& g, int side, int role, int* out);
 bool move_links(Game& g, int pi, Links& links);
 Bits move_options(Game& g, int pi, int n);
@@ -57,10 +57,10 @@ Frame& push_choice(Game& g, int side, int step, int piece, bool optional, uint8_
 Frame& push_steps(Game& g, int piece, int source, int seq, int target, bool standing);
 Frame* nearest_steps(Game& g);
 int nearest_roll_index(Game& g);
+Frame* nearest_roll(Game& g);  // the challenge about to be rolled (stack.nearest_roll)
 int16_t current_source(Game& g);
 bool in_targets_so_far(Game& g, int16_t pid);
 void add_target(Frame* f, int16_t pid);
-void react_senses(Game& g, int subject);
 void stand_up(Game& g, int pi, int16_t why);
 
 // scenario.cpp: how a game is won and scored: points, Flags, Leaders, Control (funkoverse.rules.scenario)
@@ -80,7 +80,6 @@ void scenario_choose(Game& g, int decider, int32_t c);
 // challenges.cpp: declaring a challenge, what comes before the dice, what losing does (funkoverse.rules.challenges)
 int highest_point_marker(Game& g);
 int attack_dice(Game& g, int target, const StepDef& s);
-int champion_roller(Game& g, int owner, const Frame& roll);
 void before_roll(Game& g);
 void declare_challenge(Game& g, int challenger, int target, int dice, int16_t source);
 void knock_out(Game& g, int victim, int by);
@@ -123,10 +122,18 @@ void op_apply(Game& g, const Frame& cf, int pi, int32_t c);
 bool op_run(Game& g, int pi, const Frame& sf, const StepDef& s);
 bool op_immediate(const StepDef& s);
 
-// hooks.cpp: the decisions the shipped cards' hooks ask (content/hooks)
-Frame* nearest_roll(Game& g);
-void hook_choices(Game& g, int owner, uint8_t hook, Codes& out);
-void hook_choose(Game& g, int owner, uint8_t hook, int32_t c);
+
+// traits.cpp: traits as their card files give them (funkoverse.rules.vocabulary.traits)
+void trait_effects(Game& g, int owner, int t, const TriggerDef* tr, const std::vector<EffectDef>& effects, bool say);
+void react(Game& g, int when, int subject);
+void status_given(Game& g, int pi, int card);
+void trait_choices(Game& g, int owner, int t, int16_t step, Codes& out);
+void trait_choose(Game& g, int owner, int t, int16_t step, int32_t c);
+int trait_defense(Game& g, int pi, bool& any);
+int trait_reach(Game& g, int pi, int purpose);
+bool trait_links(Game& g, int pi, Links& links);
+void trait_interactions(Game& g, int pi, const Bits& squares, Codes& out);
+bool trait_interact(Game& g, int pi, int32_t c);
 
 // steps.cpp: following an ability's steps (funkoverse.rules.steps)
 void abort_steps(Game& g, int16_t why);

@@ -46,6 +46,11 @@ int nearest_roll_index(Game& g) {
     return -1;
 }
 
+Frame* nearest_roll(Game& g) {
+    int i = nearest_roll_index(g);
+    return i >= 0 ? &g.S->stack[i] : nullptr;
+}
+
 int16_t current_source(Game& g) {
     Frame* f = nearest_steps(g);
     return f ? f->source : g.R->str_misc[S_CHALLENGE];
@@ -65,25 +70,6 @@ void add_target(Frame* f, int16_t pid) {
 }
 // --------------------------------------------------------------------------- reacting (stack)
 
-// stack.react for "stood_up" and "interacted_point_marker": Predatory Senses, "While
-// standing, if a rival does an interact action with a point marker or stands up, The Cheetah
-// may move 1 square." Decisions go on the stack, the current player's first.
-void react_senses(Game& g, int subject) {
-    OwnedHook hs[64];
-    int n = in_turn_order(g, hs);
-    int owners[64];
-    int nf = 0;
-    const int subject_side = g.S->pieces[subject].side;
-    for (int i = 0; i < n; ++i) {
-        if (hs[i].hook != H_PREDATORY_SENSES) continue;
-        const Piece& owner = g.S->pieces[hs[i].owner];
-        if (subject_side == owner.side || owner.square < 0 || !owner.standing) continue;
-        owners[nf++] = hs[i].owner;
-    }
-    for (int i = nf - 1; i >= 0; --i)
-        push_choice(g, g.S->pieces[owners[i]].side, g.R->step_move1, owners[i], true, H_NONE);
-}
-
 // stack.stand_up
 void stand_up(Game& g, int pi, int16_t why) {
     Piece& p = g.S->pieces[pi];
@@ -93,7 +79,7 @@ void stand_up(Game& g, int pi, int16_t why) {
     e.piece = p.id;
     e.source = why;
     emit(g, e);
-    react_senses(g, pi);
+    react(g, W_STOOD_UP, pi);
 }
 
 }  // namespace fk

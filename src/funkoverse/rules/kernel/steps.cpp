@@ -26,7 +26,7 @@ void frame_options(Game& g, const Frame& cf, Codes& out) {
     if (cf.hook == H_SCENARIO) {
         if (step_of(g, cf.step).op == OP_FLAG_RETURN) scenario_choices(g, cf.side, out);
     } else if (cf.hook != H_NONE) {
-        if (has_hook(g, cf.piece, cf.hook)) hook_choices(g, cf.piece, cf.hook, out);
+        if (has_hook(g, cf.piece, cf.hook)) trait_choices(g, cf.piece, cf.hook, cf.step, out);
     } else {
         op_options(g, cf, out);
     }
@@ -46,7 +46,7 @@ void apply_option(Game& g, const Frame& cf, int32_t c) {
         return;
     }
     if (cf.hook != H_NONE) {
-        if (has_hook(g, cf.piece, cf.hook)) hook_choose(g, cf.piece, cf.hook, c);
+        if (has_hook(g, cf.piece, cf.hook)) trait_choose(g, cf.piece, cf.hook, cf.step, c);
         return;
     }
     op_apply(g, cf, cf.piece, c);

@@ -25,27 +25,15 @@ void assist(Game& g, int pi, int ally) {
     stand_up(g, ally, g.R->str_misc[S_ASSIST]);
 }
 
-// vocabulary.interact_targets: the scenario's things and what traits offer (rival Tunnels)
+// vocabulary.interact_targets: the scenario's things and what traits offer (rivals' tokens to discard)
 void interact_targets(Game& g, int pi, bool only_point, Codes& out) {
     const Piece& p = g.S->pieces[pi];
     if (p.square < 0) return;
-    Bits squares = reach_set(g, pi);
+    Bits squares = reach_set(g, pi, 1);
     size_t start = out.size();
     scenario_interactions(g, pi, squares, out);
     if (!only_point) {
-        OwnedHook hs[64];
-        int n = all_hooks(g, hs);
-        for (int i = 0; i < n; ++i) {
-            if (hs[i].hook != H_FORBIDDEN_DEPTHS) continue;
-            const Piece& owner = g.S->pieces[hs[i].owner];
-            if (p.side == owner.side) continue;
-            int toks[MAX_PIECES];
-            int nt = tokens_of(g, owner.side, R_TUNNEL, toks);
-            for (int t = 0; t < nt; ++t) {
-                const Piece& tk = g.S->pieces[toks[t]];
-                if (tk.square >= 0 && squares.test(tk.square)) out.push_back(code(C_INTERACT, toks[t]));
-            }
-        }
+        trait_interactions(g, pi, squares, out);
     } else {
         size_t w = start;
         for (size_t r = start; r < out.size(); ++r)
@@ -61,29 +49,13 @@ bool is_point_marker_choice(Game& g, int32_t c) {
 // vocabulary.interact: the scenario or the trait that offered it says what happens
 void interact(Game& g, int pi, int32_t c) {
     if (scenario_interact(g, pi, c)) {
-        if (is_point_marker_choice(g, c)) react_senses(g, pi);
+        if (is_point_marker_choice(g, c)) react(g, W_INTERACTED_POINT_MARKER, pi);
         return;
     }
-    OwnedHook hs[64];
-    int n = all_hooks(g, hs);
-    for (int i = 0; i < n; ++i) {
-        if (hs[i].hook != H_FORBIDDEN_DEPTHS || code_kind(c) != C_INTERACT) continue;
-        const Piece& owner = g.S->pieces[hs[i].owner];
-        Piece& tk = g.S->pieces[code_a(c)];
-        if (!(tk.role == R_TUNNEL && tk.side == owner.side && (tk.kind == K_TOKEN || tk.kind == K_MINION)))
-            continue;
-        tk.square = -1;
-        Event e = ev(E_TOKEN_DISCARDED);
-        e.piece = g.S->pieces[pi].id;
-        e.other = tk.id;
-        e.name = g.R->str_misc[S_TUNNEL];
-        e.rule = g.R->str_misc[S_FORBIDDEN_RULE];
-        emit(g, e);
-        return;
-    }
+    trait_interact(g, pi, c);
 }
 
-// Each rival within `within` not yet challenged (She Breathes)
+// Each rival within `within` not yet challenged (challenge_each)
 int each_within(Game& g, int pi, int within, int* out) {
     const Piece& me = g.S->pieces[pi];
     if (me.square < 0) return 0;
@@ -217,7 +189,7 @@ int free_statuses(Game& g, int group, int side, int* out) {
     return n;
 }
 
-// vocabulary.give_status, then Made Me From Dead's fourth card
+// vocabulary.give_status, then the traits that listen for it
 void give_status(Game& g, int pi, int card) {
     Piece& p = g.S->pieces[pi];
     if (p.nstat >= STATUS_CAP) throw std::runtime_error("too many status cards");
@@ -227,19 +199,7 @@ void give_status(Game& g, int pi, int card) {
     e.card = g.R->statuses[card].id;
     e.name = g.R->statuses[card].name;
     emit(g, e);
-    uint8_t hs[32];
-    int n = hooks_of(g, pi, hs);
-    int frames = 0;
-    for (int i = 0; i < n; ++i) {
-        if (hs[i] != H_MADE_ME_FROM_DEAD) continue;
-        int group = g.R->statuses[card].group;
-        int given = 0;
-        for (int k = 0; k < p.nstat; ++k)
-            if (g.R->statuses[p.statuses[k]].group == group) ++given;
-        if (group >= 0 && g.R->strings[group] == "bride" && given == 4) frames += 2;
-    }
-    for (int i = 0; i < frames; ++i)
-        push_choice(g, p.side, g.R->step_shift_off_token, pi, false, H_MADE_ME_FROM_DEAD);
+    status_given(g, pi, card);
 }
 
 void token_off_options(Game& g, int side, Codes& out) {

@@ -30,7 +30,7 @@ void op_options(Game& g, const Frame& cf, Codes& out) {
         }
         case OP_ASSIST: {
             int buf[MAX_PIECES];
-            int n = knocked_down_allies_in(g, pi, reach_set(g, pi), buf);
+            int n = knocked_down_allies_in(g, pi, reach_set(g, pi, 0), buf);
             for (int i = 0; i < n; ++i) out.push_back(code(C_ASSIST, buf[i]));
             break;
         }
@@ -237,7 +237,7 @@ bool op_run(Game& g, int pi, const Frame& sf, const StepDef& s) {
         case OP_STAND_UP:
             stand_up(g, pi, sf.source);
             return true;
-        case OP_STAND_UP_OR_SHIFT_OFF: {  // The Blood Is the Life
+        case OP_STAND_UP_OR_SHIFT_OFF: {
             Piece& me = S.pieces[pi];
             if (me.square < 0) {
                 std::vector<int16_t> back;

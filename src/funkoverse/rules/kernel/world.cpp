@@ -122,22 +122,12 @@ int find_ability(Game& g, int pi, int key) {
     return -1;
 }
 
-// world.defense_of: The Bloody Terror of Transylvania adds 1 while the Blood token is on the track
+// world.defense_of: what the traits in play add ("Increasing Defense")
 int defense_of(Game& g, int pi) {
     const Piece& p = g.S->pieces[pi];
     int base = p.defense > 0 ? p.defense : 0;
-    int add = 0;
     bool any = false;
-    OwnedHook hs[64];
-    int n = all_hooks(g, hs);
-    for (int i = 0; i < n; ++i) {
-        if (hs[i].hook != H_BLOODY_TERROR || hs[i].owner != pi) continue;
-        const Piece& owner = g.S->pieces[hs[i].owner];
-        if (g.R->blood_item >= 0 && track_position(g, owner.side, g.R->blood_item)) {
-            add += 1;
-            any = true;
-        }
-    }
+    int add = trait_defense(g, pi, any);
     return any ? base + add : base;
 }
 
@@ -146,15 +136,16 @@ Bits adjacent_set(Game& g, int pi) {
     return p.square >= 0 ? g.B().adjacent_bits[p.square] : Bits();
 }
 
-// world.reach_set: adjacent, or seen within 2 squares for She Sees
-Bits reach_set(Game& g, int pi) {
+// world.reach_set: adjacent, or seen within a trait's reach (purpose 0: assist, 1: interact)
+Bits reach_set(Game& g, int pi, int purpose) {
     Bits squares = adjacent_set(g, pi);
     const Piece& p = g.S->pieces[pi];
-    if (p.square >= 0 && has_hook(g, pi, H_SHE_SEES)) {
+    int reach = p.square >= 0 ? trait_reach(g, pi, purpose) : 1;
+    if (reach > 1) {
         const Board& b = g.B();
         Bits seen = visible_squares(b, p.square, sight_blockers(g, pi));
         seen.each([&](int sq) {
-            if (b.distance(p.square, sq) <= 2) squares.set(sq);
+            if (b.distance(p.square, sq) <= reach) squares.set(sq);
         });
     }
     return squares;
@@ -170,18 +161,8 @@ int tokens_of(Game& g, int side, int role, int* out) {
     return n;
 }
 
-// world.move_links: The Creature's Tunnels (Forbidden Depths)
-bool move_links(Game& g, int pi, Links& links) {
-    if (!has_hook(g, pi, H_FORBIDDEN_DEPTHS)) return false;
-    links.reach = g.R->hook_number(H_FORBIDDEN_DEPTHS, 0);
-    int side = g.S->pieces[pi].side;
-    for (int i = 0; i < g.S->npieces; ++i) {
-        const Piece& p = g.S->pieces[i];
-        if (p.role == R_TUNNEL && p.side == side && (p.kind == K_TOKEN || p.kind == K_MINION) && p.square >= 0)
-            links.squares.set(p.square);
-    }
-    return links.any();
-}
+// world.move_links: tokens a trait links as adjacent
+bool move_links(Game& g, int pi, Links& links) { return trait_links(g, pi, links); }
 
 // world.move_options: where a move of up to n can end, its own square included, sorted
 Bits move_options(Game& g, int pi, int n) {
