@@ -30,51 +30,22 @@ import numpy.typing as npt
 from funkoverse.content.characters import load_characters
 from funkoverse.errors import UserError
 from funkoverse.rules import (
-    Assist,
-    Carry,
-    Challenge,
     Choice,
-    Choose,
     CompanionAction,
-    CompleteBonus,
-    End,
-    FlagReturn,
-    FlipControl,
     GameState,
-    Give,
-    GiveStatus,
-    Interact,
     Kind,
-    Leader,
-    MinionChallenge,
-    Move,
-    Option,
     Phase,
-    Pick,
     Piece,
-    Place,
-    PlaceControl,
-    PlaceToken,
-    Pull,
-    Push,
-    Put,
-    Rally,
-    Return,
     Role,
     Setup,
-    ShiftDown,
-    ShiftOff,
-    Skip,
-    Target,
     TokenColor,
-    UseAbility,
-    UseItem,
 )
-from funkoverse.rules.core.choices import registered_options
 from funkoverse.rules.core.frames import ChoiceFrame
 from funkoverse.rules.core.numbers import CONTROL_MARKERS, TRACK_LENGTH
 from funkoverse.rules.core.scenario import control_areas
+from funkoverse.rules.core.schema import CHOICE_CLASSES, CHOICE_FIELDS, Part
 from funkoverse.rules.play import engine
+from funkoverse.rules.vocabulary.traits import TraitHook
 
 PIECE_SLOTS = 32  # pieces a game may hold: 19 in the largest shipped games (four players)
 MAX_SIDES = 4  # Free-for-All and More Players: at most four sides
@@ -101,43 +72,11 @@ def slots_of(view: GameState) -> dict[str, int]:
 
 # --------------------------------------------------------------------------- the action codec
 
-# A part of a choice: the fields it reads (one, or two read together) and its domain.
-Part = tuple[tuple[str, ...], str]
-
-# Every kind of choice an agent makes, with its parts. Chance outcomes (FirstPlayer,
-# RollOutcome) are drawn by the session, never chosen.
-SCHEMA: tuple[tuple[type[Choice], tuple[Part, ...]], ...] = (
-    (End, ()),
-    (Rally, ()),
-    (Skip, ()),
-    (Pick, ((("character",), "character"),)),
-    (Give, ((("item",), "item"), (("holder",), "character"))),
-    (Leader, ((("piece",), "piece"),)),
-    (Choose, ((("piece",), "piece"),)),
-    (Move, ((("square",), "square"),)),
-    (Challenge, ((("target",), "piece"),)),
-    (Assist, ((("ally",), "piece"),)),
-    (Interact, ((("thing",), "piece"),)),
-    (CompleteBonus, ((("piece",), "piece"),)),
-    (PlaceControl, ((("area",), "area"), (("square",), "square"))),
-    (FlipControl, ((("number",), "control"),)),
-    (UseAbility, ((("ability",), "ability"), (("target",), "piece?"))),
-    (UseItem, ((("item",), "item"),)),
-    (CompanionAction, ((("action",), "companion"), (("free",), "bool"))),
-    (Target, ((("piece",), "piece"),)),
-    (Carry, ((("piece",), "piece"),)),
-    (Put, ((("square",), "square"),)),
-    (FlagReturn, ((("piece",), "piece"),)),
-    (GiveStatus, ((("card",), "status"),)),
-    (ShiftDown, ((("thing", "what"), "tracked"), (("at",), "number"))),
-    (ShiftOff, ((("color",), "color"), (("at",), "number"))),
-    (Option, ((("word", "value"), "option"),)),
-    (Place, ((("piece",), "piece"), (("square",), "square"))),
-    (Return, ((("piece",), "piece"), (("square",), "square"))),
-    (Push, ((("piece",), "piece"), (("square",), "square"))),
-    (Pull, ((("piece",), "piece"), (("square",), "square"))),
-    (PlaceToken, ((("token",), "piece"), (("square",), "square"))),
-    (MinionChallenge, ((("minion",), "piece"), (("target",), "piece"))),
+# Every kind of choice an agent makes, with its parts, in the schema's order (rules/core/
+# schema.py: CHOICE_FIELDS). Chance outcomes (FirstPlayer, RollOutcome) are drawn by the
+# session, never chosen.
+SCHEMA: tuple[tuple[type[Choice], tuple[Part, ...]], ...] = tuple(
+    (kind, CHOICE_FIELDS[kind].parts) for kind in CHOICE_CLASSES if kind in CHOICE_FIELDS
 )
 
 
@@ -159,6 +98,10 @@ class Block:
 
 
 def _sorted(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(set(values)))
+
+
+def _sorted_pairs(values: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(set(values)))
 
 
@@ -185,10 +128,15 @@ class ActionCodec:
         self.areas = _sorted(control_areas(GameState(setup)))
         self.controls = tuple(str(n) for n in range(1, CONTROL_MARKERS + 1))
         self.colors = tuple(c.value for c in COLORS)
-        self.options = tuple(
-            (word, value)
-            for word, values in sorted(registered_options().items())
-            for value in sorted(values)
+        hooks = [h for c in cards.values() for h in c.hooks]
+        hooks += [h for s in setup.statuses.values() for h in s.hooks]
+        self.options = _sorted_pairs(
+            (trigger.ask.op, answer.word)
+            for hook in hooks
+            if isinstance(hook, TraitHook)
+            for trigger in hook.trait.triggers
+            if trigger.ask is not None
+            for answer in trigger.answers
         )
         # things on a cooldown track named by id (the others by piece slot: PIECE_TRACKED)
         self.tracked: tuple[tuple[str, str], ...] = (

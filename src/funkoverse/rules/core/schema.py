@@ -111,6 +111,71 @@ CHOICE_CLASSES: tuple[type[ch.Choice], ...] = (
     ch.Give,  # a: the item, b: the holder's pool entry
 )
 
+# A part of a choice: the fields it reads (one, or two read together) and what they name:
+# a piece, a piece or none ("piece?"), a square, a card of the catalog ("character",
+# "item", "ability", "status", "companion"), a control area or marker number, a token
+# color, a thing on a cooldown track ("tracked"), a space of it ("number"), yes or no
+# ("bool"), a trait's word and answer ("option").
+Part = tuple[tuple[str, ...], str]
+
+
+@dataclass(frozen=True)
+class Fields:
+    """What a kind of choice holds, and what the page shows of it: `tap`, the field naming
+    the piece or square a player taps (`located`: the page is told the tapped piece's square
+    too); `actor`, the field naming the piece it moves or places ("acting": the piece deciding
+    now; "chosen": the one its ability chose); `card`, the field naming the card it shows."""
+
+    parts: tuple[Part, ...] = ()
+    tap: str = ""
+    located: bool = False
+    actor: str = ""
+    card: str = ""
+
+
+_PIECE: Part = (("piece",), "piece")
+_SQUARE: Part = (("square",), "square")
+
+# Every kind of choice a seat makes (chance outcomes are drawn, never chosen: none here),
+# with its fields. The RL environment's action table (env/encode.py) and what the server
+# tells the page a choice taps (rules/words/present.py) are read from this.
+CHOICE_FIELDS: dict[type[ch.Choice], Fields] = {
+    ch.Leader: Fields((_PIECE,), tap="piece"),
+    ch.Place: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
+    ch.Return: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
+    ch.Choose: Fields((_PIECE,), tap="piece"),
+    ch.Move: Fields((_SQUARE,), tap="square", actor="acting"),
+    ch.Challenge: Fields(((("target",), "piece"),), tap="target"),
+    ch.Assist: Fields(((("ally",), "piece"),), tap="ally"),
+    ch.Interact: Fields(((("thing",), "piece"),), tap="thing", located=True),
+    ch.CompleteBonus: Fields((_PIECE,), tap="piece", located=True),
+    ch.PlaceControl: Fields(((("area",), "area"), _SQUARE), tap="square"),
+    ch.FlipControl: Fields(((("number",), "control"),), tap="number", located=True),
+    ch.UseAbility: Fields(((("ability",), "ability"), (("target",), "piece?")), tap="target"),
+    ch.UseItem: Fields(((("item",), "item"),), card="item"),
+    ch.CompanionAction: Fields(((("action",), "companion"), (("free",), "bool"))),
+    ch.Rally: Fields(),
+    ch.End: Fields(),
+    ch.Skip: Fields(),
+    ch.Target: Fields((_PIECE,), tap="piece"),
+    ch.Push: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
+    ch.Pull: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
+    ch.Carry: Fields((_PIECE,), tap="piece"),
+    ch.Put: Fields((_SQUARE,), tap="square", actor="chosen"),
+    ch.PlaceToken: Fields(((("token",), "piece"), _SQUARE), tap="square", actor="token"),
+    ch.GiveStatus: Fields(((("card",), "status"),), card="card"),
+    ch.ShiftDown: Fields(((("thing", "what"), "tracked"), (("at",), "number"))),
+    ch.ShiftOff: Fields(((("color",), "color"), (("at",), "number"))),
+    ch.MinionChallenge: Fields(
+        ((("minion",), "piece"), (("target",), "piece")), tap="target", actor="minion"
+    ),
+    ch.FlagReturn: Fields((_PIECE,), tap="piece"),
+    ch.Option: Fields(((("word", "value"), "option"),)),
+    ch.Pick: Fields(((("character",), "character"),), card="character"),
+    ch.Give: Fields(((("item",), "item"), (("holder",), "character")), card="item"),
+}
+CHANCE_CLASSES: tuple[type[ch.Choice], ...] = (ch.FirstPlayer, ch.RollOutcome)
+
 # The words of the effects vocabulary (vocabulary.OPS), and the purposes hooks and the
 # scenario ask decisions for.
 OPS = (

@@ -13,28 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from funkoverse.rules.core.choices import (
-    Assist,
-    Carry,
     Challenge,
     Choice,
     Choose,
     CompanionAction,
-    CompleteBonus,
-    FlagReturn,
-    FlipControl,
     Give,
-    GiveStatus,
-    Interact,
-    Leader,
     MinionChallenge,
     Move,
     Pick,
     Place,
-    PlaceControl,
-    PlaceToken,
-    Pull,
-    Push,
-    Put,
     Return,
     Target,
     UseAbility,
@@ -42,6 +29,7 @@ from funkoverse.rules.core.choices import (
 )
 from funkoverse.rules.core.frames import ChoiceFrame
 from funkoverse.rules.core.pieces import Role
+from funkoverse.rules.core.schema import CHOICE_FIELDS
 from funkoverse.rules.core.stack import nearest_steps
 from funkoverse.rules.core.state import GameState
 from funkoverse.rules.core.world import ability_cost, find_ability
@@ -132,56 +120,43 @@ def _square_of(state: GameState, pid: str) -> str | None:
 
 
 def _where(state: GameState, choice: Choice, shown: Shown) -> None:
-    """The piece or square a player taps for `choice`, and what it moves or places."""
-    actor = acting(state)
-    if isinstance(choice, (Choose, Leader, FlagReturn, Carry)):
-        shown.piece = choice.piece
-        shown.preview = isinstance(choice, Choose)
-    elif isinstance(choice, (Challenge, MinionChallenge)):
-        shown.piece = choice.target
-        if isinstance(choice, MinionChallenge):
-            shown.actor = choice.minion
-    elif isinstance(choice, Target):
-        shown.piece = choice.piece
-    elif isinstance(choice, Assist):
-        shown.piece = choice.ally
-    elif isinstance(choice, UseAbility) and choice.target is not None:
-        shown.piece = choice.target
-    elif isinstance(choice, (Interact, CompleteBonus)):
-        thing = choice.thing if isinstance(choice, Interact) else choice.piece
-        shown.piece = thing if thing in state.pieces else None
-        shown.square = _square_of(state, thing)
-    elif isinstance(choice, FlipControl):
-        marker = next(
-            (p for p in state.pieces.values() if p.role is Role.CONTROL and p.ref == choice.number),
-            None,
-        )
-        if marker is not None:
-            shown.piece = marker.id
-            shown.square = _square_of(state, marker.id)
-    elif isinstance(choice, (PlaceControl, Move, Put)):
-        shown.square = choice.square
-        if isinstance(choice, Move):
-            shown.actor = actor
-        elif isinstance(choice, Put):
-            found = nearest_steps(state)
-            shown.actor = found[1].chosen if found is not None else None
-    elif isinstance(choice, (Return, Push, Pull)):
-        shown.square, shown.actor = choice.square, choice.piece
-    elif isinstance(choice, Place):
-        # in setup the piece placed; in a step ("place her adjacent to them") the one who acts
-        stepping = isinstance(state.stack[-1] if state.stack else None, ChoiceFrame)
-        shown.square, shown.actor = choice.square, (actor if stepping else choice.piece)
-    elif isinstance(choice, PlaceToken):
-        shown.square, shown.actor = choice.square, choice.token
-    elif isinstance(choice, Pick):
-        shown.card = choice.character
-    elif isinstance(choice, Give):
-        shown.card = choice.item
-    elif isinstance(choice, GiveStatus):
-        shown.card = choice.card
-    elif isinstance(choice, UseItem):
-        shown.card = choice.item
+    """The piece or square a player taps for `choice`, what it moves or places, and the card
+    it shows, as the schema's fields of its kind say (`schema.CHOICE_FIELDS`)."""
+    fields = CHOICE_FIELDS.get(type(choice))
+    if fields is None:
+        return
+    if fields.card:
+        shown.card = getattr(choice, fields.card)
+    if fields.tap:
+        value = getattr(choice, fields.tap)
+        domain = next(d for names, d in fields.parts if fields.tap in names)
+        if domain == "square":
+            shown.square = value
+        elif domain == "control":
+            marker = next(
+                (p for p in state.pieces.values() if p.role is Role.CONTROL and p.ref == value),
+                None,
+            )
+            if marker is not None:
+                shown.piece = marker.id
+                shown.square = _square_of(state, marker.id)
+        elif value is not None and fields.located:
+            shown.piece = value if value in state.pieces else None
+            shown.square = _square_of(state, value)
+        elif value is not None:
+            shown.piece = value
+    if fields.actor == "acting":
+        shown.actor = acting(state)
+    elif fields.actor == "chosen":
+        found = nearest_steps(state)
+        shown.actor = found[1].chosen if found is not None else None
+    elif fields.actor:
+        shown.actor = getattr(choice, fields.actor)
+    if isinstance(choice, Place) and isinstance(
+        state.stack[-1] if state.stack else None, ChoiceFrame
+    ):
+        shown.actor = acting(state)  # in a step ("place her adjacent to them"): the one who acts
+    shown.preview = isinstance(choice, Choose)
 
 
 def _draft_name(state: GameState, card_id: str) -> str:
