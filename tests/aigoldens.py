@@ -14,10 +14,11 @@ What is recorded:
 * `games`: whole games of the levels against each other, choice for choice (a digest, the
   length and the last choices).
 
-The first record was made from the Python evaluation and search, which the kernel then
-matched bit for bit (the values) and within 1e-9 (the searches' values: recorded rounded to
-10 decimals). A deliberate change to the evaluation or the search changes these numbers:
-record them again with `python tools/ai_goldens.py` and say why in the commit.
+The first record was made from the Python evaluation and search that the kernel's followed
+function by function, and the kernel matched it bit for bit as it was recorded (the values,
+and the searches' values, which the digests hold rounded to 10 decimals). A deliberate change
+to the evaluation or the search changes these numbers: record them again with
+`python tools/ai_goldens.py` and say why in the commit.
 """
 
 from __future__ import annotations
@@ -26,16 +27,22 @@ import hashlib
 import json
 import random
 import struct
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from funkoverse.ai.arena import build_setup, play
+from funkoverse.ai.expectimax import ExpectimaxAgent
+from funkoverse.ai.greedy import GreedyAgent
+from funkoverse.ai.kernel import Evaluator
+from funkoverse.ai.weights import Weights
+from funkoverse.rules.core.choices import Choice
 from funkoverse.rules.core.state import CHANCE, GameState, Phase
 from funkoverse.rules.engines import PYTHON
 from funkoverse.rules.game import Game
 from funkoverse.rules.play import engine
 from funkoverse.rules.session import Session
+from funkoverse.rules.turn import Turn
 from kernelgames import KINDS, varied_setup
 
 GOLDEN = Path(__file__).parent / "golden" / "ai.json"
@@ -172,15 +179,113 @@ def ranking_positions(chunk: int) -> list[GameState]:
     return random_positions(range(chunk, 3 * KINDS, 4), 4, 5, decisions_only=True)
 
 
-def expert_game_positions(collect: Callable[[int, list[GameState]], Any]) -> list[GameState]:
+def weights(name: str) -> Weights:
+    """A recorded set of weights."""
+    written = dict(WEIGHTS[name])
+    for key, value in written.items():
+        if isinstance(value, list):
+            written[key] = tuple(value)
+    return Weights(**written)
+
+
+def evaluator(name: str) -> Evaluator:
+    return Evaluator(weights(name))
+
+
+def searcher(name: str, seed: int = 3, noise: float = 0.0) -> ExpectimaxAgent:
+    """The agent of a recorded search's settings, seeded."""
+    s = SEARCHES[name]
+    if s["depth"] in (1, "decision"):
+        agent: ExpectimaxAgent = GreedyAgent(
+            seed,
+            evaluator=evaluator(s["weights"]),
+            depth="decision" if s["depth"] == "decision" else "turn",
+            noise=noise,
+            beam=s["beam"],
+            turn_budget=s["turn_budget"],
+            beam_positions=s["beam_positions"],
+        )
+        assert agent.narrow == s["narrow"]
+        return agent
+    return ExpectimaxAgent(
+        seed,
+        depth=s["depth"],
+        width=tuple(s["widths"]),
+        evaluator=evaluator(s["weights"]),
+        turn_budget=s["turn_budget"],
+        beam=s["beam"],
+        reply_beam=s["reply_beam"],
+        narrow=s["narrow"],
+        beam_positions=s["beam_positions"],
+    )
+
+
+def level(name: str, seed: int) -> ExpectimaxAgent:
+    """A level as the games were recorded: its search's recorded settings."""
+    return searcher(LEVEL_SEARCH[name], seed, EASY_NOISE if name == "easy" else 0.0)
+
+
+def rank(name: str, state: GameState) -> tuple[list[tuple[int, float]], int, int]:
+    """A fresh search's ranking of the choices of `state` (by their index in the legal
+    choices), the positions it counted and the times it cut."""
+    agent = searcher(name)
+    choices = engine.choices(state)
+    ranked = agent.rank(state, choices)
+    assert agent.simple is None, agent.simple  # searched on the kernel
+    index = {c: i for i, c in enumerate(choices)}
+    return [(index[c], v) for c, v in ranked], agent.positions, agent._cuts
+
+
+def flags_game(a: str, b: str, seed: int, rounds: int) -> list[str]:
+    """A recorded Flags game of two levels, choice by choice."""
+    session = Session(build_setup("flags", None, None, seed, 3), seed)
+    agents = (level(a, seed), level(b, seed + 1))
+    play(session, dict(zip(session.seats, agents, strict=True)), rounds)
+    assert all(agent.simple is None for agent in agents)
+    return [entry.choice for entry in session.entries]
+
+
+def other_game(seed: int) -> list[str]:
+    """A recorded game of another way to play: hard and greedy in turn at every seat."""
+    session = Session(varied_setup(seed), seed)
+    agents = {
+        seat: level(("hard", "greedy")[i % 2], seed + i) for i, seat in enumerate(session.seats)
+    }
+    play(session, agents, 6)
+    return [entry.choice for entry in session.entries]
+
+
+class _Collect(GreedyAgent):
+    """Greedy, keeping the positions of its decisions of the acting phase."""
+
+    def __init__(self, seed: int, into: list[GameState]) -> None:
+        super().__init__(seed)
+        self.into = into
+
+    def decide(self, turn: Turn) -> Choice:
+        if len(turn.choices) > 1 and turn.view.phase is Phase.ACT:
+            self.into.append(turn.view.copy())
+        return super().decide(turn)
+
+
+def expert_game_positions() -> list[GameState]:
     """Decisions of a Flags game (three a side, seed 6) of greedy against greedy, where the
-    two-turn searches run long: sixteen, spread over the game. `collect(seed, into)` is a
-    greedy agent that adds the positions of its decisions of the acting phase to `into`."""
+    two-turn searches run long: sixteen, spread over the game."""
     states: list[GameState] = []
     session = Session(build_setup("flags", None, None, 6, 3), 6)
-    other = collect(7, [])
-    play(session, dict(zip(session.seats, (collect(6, states), other), strict=True)), 30)
+    agents = (_Collect(6, states), _Collect(7, []))
+    play(session, dict(zip(session.seats, agents, strict=True)), 30)
     return states[:: len(states) // 16][:16]
+
+
+def values_record(found: list[tuple[float, ...]]) -> dict[str, Any]:
+    """What is kept of the values of a group of positions: their number, a digest of every
+    float, and one position in `SAMPLE_EVERY` written out."""
+    return {
+        "positions": len(found),
+        "digest": digest(v for values in found for v in values),
+        "sample": [list(found[i]) for i in range(0, len(found), SAMPLE_EVERY)],
+    }
 
 
 def digest(values: Iterable[float]) -> str:

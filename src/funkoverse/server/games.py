@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from funkoverse.ai.agents import playing_name
 from funkoverse.content.setups import build
 from funkoverse.rules import (
     CHANCE,
@@ -97,6 +98,8 @@ class Room:
     seating: Seating | None = None
     presence: Presence = field(default_factory=Presence)
     timer: Timer | None = None  # the running clock's deadline
+    # each computer level's name in this game (funkoverse.ai.agents.playing_name), found once
+    agent_names: dict[str, str] = field(default_factory=dict)
     rematching: asyncio.Lock = field(default_factory=asyncio.Lock)
     views: Views = field(init=False)
 
@@ -380,6 +383,13 @@ class Games:
             }
             if info.level is not None:
                 entry["level"] = info.level
+            if info.player == "ai":
+                level = info.level or "normal"
+                shown = room.agent_names.get(level)
+                if shown is None:
+                    shown = room.agent_names[level] = playing_name(level, room.session.state)
+                if shown != level:  # it decides by rule of thumb: its name says why
+                    entry["agent"] = shown
             if info.claimed:
                 entry["claimed"] = True
             if not presence:
