@@ -40,6 +40,7 @@ _WHY = (
     ("scenario", "this game's scenario has rules the fast engine cannot play"),
     ("pieces", "this game is larger than the fast engine holds"),
     ("lists", "this position is larger than the fast engine's search holds"),
+    ("left", "a player left this game, which the fast engine does not hold"),
 )
 
 

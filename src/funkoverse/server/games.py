@@ -99,7 +99,7 @@ class Room:
     presence: Presence = field(default_factory=Presence)
     timer: Timer | None = None  # the running clock's deadline
     # each computer level's name in this game (funkoverse.ai.agents.playing_name), found once
-    agent_names: dict[str, str] = field(default_factory=dict)
+    agent_names: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict)
     rematching: asyncio.Lock = field(default_factory=asyncio.Lock)
     views: Views = field(init=False)
 
@@ -385,9 +385,11 @@ class Games:
                 entry["level"] = info.level
             if info.player == "ai":
                 level = info.level or "normal"
-                shown = room.agent_names.get(level)
+                state = room.session.state
+                key = (level, tuple(state.gone))  # a seat that left: the kernel holds no more
+                shown = room.agent_names.get(key)
                 if shown is None:
-                    shown = room.agent_names[level] = playing_name(level, room.session.state)
+                    shown = room.agent_names[key] = playing_name(level, state)
                 if shown != level:  # it decides by rule of thumb: its name says why
                     entry["agent"] = shown
             if info.claimed:
