@@ -178,6 +178,13 @@ _AGENT_SPEC = re.compile(r"(?P<name>[^:]*)(?::(?P<settings>.*))?", re.DOTALL)
 SEARCHING = ("greedy", "expectimax", "easy", "normal", "hard", "expert")
 
 
+def base_name(text: str) -> str:
+    """The agent's name in `text`, without its settings (`hard` of `hard:positions=4000`)."""
+    spelled = _AGENT_SPEC.fullmatch(text.strip())
+    assert spelled is not None  # the pattern matches any text
+    return spelled["name"]
+
+
 def playing_name(text: str, state: GameState) -> str:
     """How an agent (as written, `hard:positions=4000`) is named in the game of `state`: its
     name, or, where it searches and the kernel cannot play the game, its name saying that it
@@ -186,7 +193,7 @@ def playing_name(text: str, state: GameState) -> str:
     from funkoverse.ai.simple import simple_name
     from funkoverse.rules import bridge
 
-    if text.partition(":")[0] not in SEARCHING:
+    if base_name(text) not in SEARCHING:
         return text
     why = bridge.unsupported(state) or (None if state.setup.dice else "a setup without dice")
     return text if why is None else simple_name(text, why)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from funkoverse.ai.agents import Agent, agent_factory
+from funkoverse.ai.agents import Agent, agent_factory, base_name
 from funkoverse.content.setups import (
     FIRST_GAME_MAP,
     SetupRequest,
@@ -183,7 +183,7 @@ def play_game(spec: GameSpec) -> GameResult:
     renamed = {}
     for side, agent in agents.items():
         who, given = ("a", spec.a) if side == a_side else ("b", spec.b)
-        if agent.name not in (given, given.partition(":")[0]):
+        if agent.name not in (given, base_name(given)):
             renamed[who] = agent.name
     return GameResult(
         spec.index,

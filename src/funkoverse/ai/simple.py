@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from funkoverse.ai.tables import walks
 from funkoverse.ai.view import observe
 from funkoverse.rules import CHANCE, Choice, GameState, Kind, Turn
+from funkoverse.rules.core.choices import RollOutcome
 from funkoverse.rules.core.frames import ChoiceFrame
 from funkoverse.rules.core.pieces import KNOCKABLE_KINDS
 from funkoverse.rules.play import engine
@@ -127,7 +128,7 @@ class SimpleAgent:
         """The challenger's exact chance to win the roll the choice has started (0 when it
         has started none yet)."""
         for outcome, p in engine.chance_outcomes(after):
-            if outcome.format() == "roll:win":
+            if isinstance(outcome, RollOutcome) and outcome.won:
                 return float(p)
         return 0.0
 
