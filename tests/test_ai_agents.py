@@ -9,23 +9,36 @@ import pytest
 
 from funkoverse.ai.agents import AGENTS, Agent, RandomAgent
 from funkoverse.ai.arena import play
-from funkoverse.ai.evaluate import FITTED, FLAG_ROUNDS, Evaluator, Weights
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
-from funkoverse.ai.mcts import MCTSAgent
+from funkoverse.ai.kernel import Evaluator
+from funkoverse.ai.simple import SimpleAgent
+from funkoverse.ai.tables import walks
+from funkoverse.ai.weights import FITTED, NEXT_TURNS, Weights
 from funkoverse.content.scenarios import scenario
 from funkoverse.content.setups import first_game
 from funkoverse.rules.core.choices import Choice, Skip
-from funkoverse.rules.core.state import CHANCE, GameState
+from funkoverse.rules.core.dice import win_probability
+from funkoverse.rules.core.state import CHANCE, GameState, Setup
 from funkoverse.rules.game import Game
 from funkoverse.rules.play import engine
 from funkoverse.rules.session import Session
 from funkoverse.rules.turn import Turn
 from positions import board, editing, position
 
+# the readings of the evaluation no level plays with, set here to pin what each reads
+FLAG_ROUNDS = Weights(race=False, flag_rounds=(0.5, 0.75))
+ROUND_END = Weights(race=False, flag_return=(0.7, 0.35, 0.15))
 
-def _small_mcts(seed: int) -> Agent:
-    return MCTSAgent(seed, simulations=6)
+
+def _p_win(state: GameState, dice: int, defense: int) -> float:
+    """The exact chance that `dice` standard dice beat `defense` standard dice."""
+    die = state.setup.dice["standard"]
+    return float(win_probability([die] * dice, [die] * defense))
+
+
+def _simple(seed: int) -> Agent:
+    return SimpleAgent(seed)
 
 
 def _greedy(seed: int) -> Agent:
@@ -36,7 +49,7 @@ def _small_expectimax(seed: int) -> Agent:
     return ExpectimaxAgent(seed, depth=2, width=1)
 
 
-SMALL = {"mcts": _small_mcts, "expectimax": _small_expectimax}
+SMALL = {"expectimax": _small_expectimax}
 
 
 def _decide(agent: Agent, game: Game) -> Choice:
@@ -79,7 +92,7 @@ def _log(make: object, seed: int, rounds: int = 3) -> list[str]:
 
 
 def test_every_level_and_agent_is_registered() -> None:
-    for name in ("random", "greedy", "mcts", "expectimax", "easy", "normal", "hard", "expert"):
+    for name in ("random", "simple", "greedy", "expectimax", "easy", "normal", "hard", "expert"):
         assert name in AGENTS
         agent = AGENTS[name](1)
         assert agent.name
@@ -93,19 +106,19 @@ def test_every_level_and_agent_is_registered() -> None:
     ("dark", "light", "games"),
     [
         (_greedy, RandomAgent, 60),
-        (_small_mcts, RandomAgent, 40),
+        (_simple, RandomAgent, 40),
         (_small_expectimax, RandomAgent, 40),
-        (_small_mcts, _greedy, 20),
+        (_simple, _greedy, 20),
         (_small_expectimax, _greedy, 20),
-        (AGENTS["easy"], _small_mcts, 20),
+        (AGENTS["easy"], _simple, 20),
     ],
     ids=[
         "greedy-random",
-        "mcts-random",
+        "simple-random",
         "expectimax-random",
-        "mcts-greedy",
+        "simple-greedy",
         "expectimax-greedy",
-        "easy-mcts",
+        "easy-simple",
     ],
 )
 def test_agents_only_make_legal_choices(dark: object, light: object, games: int) -> None:
@@ -120,16 +133,16 @@ def test_agents_only_make_legal_choices(dark: object, light: object, games: int)
     assert total > games * 10
 
 
-# Thousands of whole games, greedy at full strength against mcts on a small budget (the same
-# search code; only the number of simulations is smaller), both checked at every decision. The
-# first game of DC Comics 102 with its fixed teams and with teams drawn at random take turns.
+# Thousands of whole games, greedy (the kernel's search) against the simple agent (rules of
+# thumb on the Python engine), both checked at every decision. The first game of DC Comics 102
+# with its fixed teams and with teams drawn at random take turns.
 LEGALITY_CHUNKS = 40
 LEGALITY_GAMES = 50  # per chunk: 2,000 games in all
 LEGALITY_SETUPS = (None, "first-knockout")
 
 
 @pytest.mark.parametrize("chunk", range(LEGALITY_CHUNKS))
-def test_greedy_and_mcts_never_choose_an_illegal_choice_in_thousands_of_games(chunk: int) -> None:
+def test_greedy_and_simple_never_choose_an_illegal_choice_in_thousands_of_games(chunk: int) -> None:
     from funkoverse.ai.arena import build_setup
 
     finished = 0
@@ -137,11 +150,11 @@ def test_greedy_and_mcts_never_choose_an_illegal_choice_in_thousands_of_games(ch
         seed = chunk * LEGALITY_GAMES + n
         setup = build_setup(LEGALITY_SETUPS[seed % len(LEGALITY_SETUPS)], None, None, seed, 2)
         session = Session(setup, 50_000 + seed)
-        greedy, mcts = _Checked(GreedyAgent(seed)), _Checked(_small_mcts(seed))
-        pair = (greedy, mcts) if seed % 2 else (mcts, greedy)
+        greedy, simple = _Checked(GreedyAgent(seed)), _Checked(SimpleAgent(seed))
+        pair = (greedy, simple) if seed % 2 else (simple, greedy)
         sides = dict(zip(session.seats, pair, strict=True))
         stopped = play(session, sides, max_rounds=30)
-        assert greedy.decisions > 0 and mcts.decisions > 0
+        assert greedy.decisions > 0 and simple.decisions > 0
         finished += not stopped and session.over
     assert finished >= LEGALITY_GAMES * 0.9  # whole games, not a few opening turns
 
@@ -149,7 +162,7 @@ def test_greedy_and_mcts_never_choose_an_illegal_choice_in_thousands_of_games(ch
 # ------------------------------------------------------------------ determinism
 
 
-@pytest.mark.parametrize("name", ["random", "easy", "greedy", "mcts", "expectimax"])
+@pytest.mark.parametrize("name", ["random", "simple", "easy", "greedy", "expectimax"])
 def test_same_seed_same_choices(name: str) -> None:
     make = SMALL.get(name, AGENTS[name])
     assert _log(make, 5) == _log(make, 5)
@@ -162,7 +175,7 @@ def test_the_seed_matters_to_the_random_agent() -> None:
 # ------------------------------------------------------------------ explain
 
 
-@pytest.mark.parametrize("name", ["random", "easy", "greedy", "mcts", "expectimax", "hard"])
+@pytest.mark.parametrize("name", ["random", "simple", "easy", "greedy", "expectimax", "hard"])
 def test_explain_returns_values_best_first(name: str) -> None:
     make = SMALL.get(name, AGENTS[name])
     game = position(
@@ -202,7 +215,6 @@ def _turn(agent: Agent, game: Game, side: str) -> list[str]:
 
 SEARCHERS = {
     "greedy": lambda seed: GreedyAgent(seed),
-    "mcts": lambda seed: MCTSAgent(seed, simulations=60),
     "hard": AGENTS["hard"],
     "expert": AGENTS["expert"],
     # a budget so small that it binds: each first choice still gets its share of the search
@@ -316,19 +328,6 @@ def test_does_not_leave_an_ally_to_a_likely_knock_out(name: str) -> None:
     assert game.state.pieces["priestess"].standing
 
 
-def test_mcts_reuses_its_tree_between_decisions() -> None:
-    game = position(
-        dark={"priestess": "b2", "mad-scientist": "a1"},
-        light={"villager": "c4", "hyena-warrior": "f6"},
-    )
-    agent = MCTSAgent(1, simulations=30)
-    game.play(_decide(agent, game))
-    known = len(agent._table)
-    assert game.state.key() in agent._table  # the next decision starts from a searched node
-    game.play(_decide(agent, game))
-    assert len(agent._table) >= known
-
-
 def test_the_evaluator_sees_a_won_game_and_sums_to_one() -> None:
     ev = Evaluator()
     game = position(
@@ -355,8 +354,6 @@ def test_the_round_end_evaluation_counts_a_character_beside_the_rival_flag() -> 
     one only sees the distance to an objective."""
     import dataclasses
 
-    from funkoverse.ai.evaluate import NEXT_TURNS, ROUND_END
-
     flagged = dataclasses.replace(board(), layers={"flags": FLAG_ROWS})
 
     def dark_value(weights: object, square: str) -> float:
@@ -377,8 +374,6 @@ def test_the_round_end_evaluation_counts_a_character_beside_the_rival_flag() -> 
 def test_the_evaluation_reads_a_turn_whose_active_character_is_off_the_map() -> None:
     """A character knocked out during its own turn leaves the map with actions unspent: the
     next turns are read without it, not from a square it no longer has."""
-    from funkoverse.ai.evaluate import NEXT_TURNS
-
     game = position(
         dark={"priestess": "b2", "mad-scientist": "a1"},
         light={"villager": "c4", "hyena-warrior": "f6"},
@@ -394,8 +389,6 @@ def test_the_evaluation_reads_a_turn_whose_active_character_is_off_the_map() -> 
 def _flag_term(weights: object, state: GameState, side: str) -> float:
     """What the Flags round-by-round count adds to a side's score."""
     import dataclasses
-
-    from funkoverse.ai.evaluate import Weights
 
     assert isinstance(weights, Weights)
     without = dataclasses.replace(weights, flag_rounds=(0.0, 0.0), flag_return=(0.0, 0.0, 0.0))
@@ -425,8 +418,6 @@ def test_a_return_this_round_counts_at_the_chance_no_rival_still_to_act_knocks_i
     the light villager beside the priestess, with its turn still to come, takes from her
     return the chance that one of its two challenges knocks her down; once the villager is
     exhausted, the whole return counts (2 of the 6 points Flags needs with two a side)."""
-    from funkoverse.ai.evaluate import FLAG_ROUNDS, _p_win
-
     game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "c5"})
     state = game.state
     whole = FLAG_ROUNDS.points * 2 / 6
@@ -442,8 +433,6 @@ def test_a_return_this_round_counts_at_the_chance_no_rival_still_to_act_knocks_i
 def test_a_character_that_has_had_its_turn_waits_a_round_to_return() -> None:
     """A fresh character two moves (one move action) from the rival's flag can still stand
     beside it this round; once exhausted, its return is a round away and counts discounted."""
-    from funkoverse.ai.evaluate import FLAG_ROUNDS
-
     game = _flags_position({"priestess": "b2", "mad-scientist": "f1"}, {"villager": "f6"})
     state = game.state
     whole = FLAG_ROUNDS.points * 2 / 6
@@ -459,7 +448,6 @@ def test_a_turn_never_searches_much_past_its_budget() -> None:
     small budget binds in most turns of a Flags game; past it, a turn stops within one
     decision's choices of it, and still makes only legal choices."""
     from funkoverse.ai.arena import build_setup
-    from funkoverse.ai.evaluate import FLAG_ROUNDS
 
     budget = 300
     spent: dict[object, int] = {}
@@ -551,8 +539,8 @@ def test_past_half_its_part_of_the_budget_a_two_turn_search_follows_its_best_lin
 
 def test_the_search_tables_hold_the_turn_being_decided() -> None:
     """The values a turn's search keeps serve the next decisions of the same turn; once the
-    agent's next turn begins they are behind the game and emptied, so the tables (and the
-    heap the garbage collector walks) stay the size of one turn's search."""
+    agent's next turn begins they are behind the game and emptied, so the tables stay the
+    size of one turn's search."""
     from funkoverse.ai.arena import build_setup
 
     seen: list[int] = []
@@ -560,59 +548,18 @@ def test_the_search_tables_hold_the_turn_being_decided() -> None:
     class Watched(ExpectimaxAgent):
         def rank_turn(self, turn: Turn) -> list[tuple[Choice, float]]:
             ranked = super().rank_turn(turn)
-            assert self._turn is not None
-            assert all(entry[1][0] >= self._turn[0] for entry in self._table)  # type: ignore[index]
-            seen.append(len(self._evals))
+            assert self._kernel_search is not None
+            search = self._kernel_search[2]
+            assert search.evals_size <= self._spent and search.table_size <= self._spent
+            seen.append(search.evals_size)
             return ranked
 
     session = Session(build_setup("flags", None, None, 4, 3), 4)
-    # the Python search's tables (tests/test_ai_kernel.py holds the kernel's to the same turn)
-    agent = Watched(
-        4, depth=2, width=(2, 1), evaluator=Evaluator(FITTED), turn_budget=600, kernel=False
-    )
+    agent = Watched(4, depth=2, width=(2, 1), evaluator=Evaluator(FITTED), turn_budget=600)
     sides = dict(zip(session.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
     play(session, sides, max_rounds=3)
     assert len(seen) >= 6 and max(seen) > 0
     assert max(seen) <= 4 * 600
-
-
-def test_a_value_the_budget_cut_short_is_not_kept_for_the_next_decisions() -> None:
-    """Past its budget a turn's search values positions as they stand. A value two turns
-    deep built on such positions is not kept in the turn's table, so that a later decision
-    of the same turn never takes it for a search to the end: every deeper value kept equals
-    the one a search without a budget finds."""
-    from funkoverse.ai.arena import build_setup
-
-    states: dict[tuple[object, ...], GameState] = {}
-    checked: list[int] = []
-
-    class Watched(ExpectimaxAgent):
-        def _child(self, state: GameState, choice: Choice) -> GameState:
-            child = super()._child(state, choice)
-            states.setdefault(child.key(), child.copy())
-            return child
-
-        def rank_turn(self, turn: Turn) -> list[tuple[Choice, float]]:
-            ranked = super().rank_turn(turn)
-            whole = ExpectimaxAgent(
-                0, depth=2, width=1, evaluator=self.evaluator, beam=self.beam, kernel=False
-            )
-            whole._turn = self._turn
-            for (depth, turn, key), value in self._table.items():
-                if depth == 2 and key in states:
-                    assert whole._value(states[key], depth, turn) == value  # type: ignore[arg-type]
-                    checked.append(1)
-            return ranked
-
-    session = Session(build_setup("flags", None, None, 4, 3), 4)
-    # the Python search, whose positions and tables the test watches (the kernel's searches
-    # the same: tests/test_ai_kernel.py)
-    agent = Watched(
-        4, depth=2, width=1, evaluator=Evaluator(FITTED), beam=2, turn_budget=1500, kernel=False
-    )
-    sides = dict(zip(session.seats, (_Checked(agent), _Checked(GreedyAgent(5))), strict=True))
-    play(session, sides, max_rounds=2)
-    assert agent._cuts > 0 and len(checked) >= 10
 
 
 def test_the_reply_may_be_searched_with_a_narrower_beam() -> None:
@@ -668,22 +615,24 @@ def test_the_threats_count_a_challenge_ability_its_side_has_a_token_for() -> Non
     brings Exsanguinate's 5 dice when his side has a might token, and a basic challenge of 2
     when it has none; Wonder Woman's Fight for Justice moves 2 on the way, so a rival two
     move actions off is in reach of its 1 die plus the villager's defense."""
-    from funkoverse.ai.evaluate import _p_win
     from funkoverse.rules.core.cards import TokenColor
 
     game = position({"villager": "c3"}, {"dracula": "c6", "wonder-woman": "a6"})
     state = game.state
     villager = state.pieces["villager"]
-    dracula, ww = state.pieces["dracula"], state.pieces["wonder-woman"]
     assert villager.defense is not None
     pool = state.sides["light"].pool
     ev = Evaluator(dataclasses.replace(FLAG_ROUNDS, abilities=True))
     pool.clear()
-    assert ev._tries(state, dracula, 2, 1, villager, True) == [_p_win(state, 2, villager.defense)]
-    assert ev._tries(state, ww, 2, 2, villager, True) == []
+    assert ev.tries(state, "dracula", 2, 1, "villager", True) == [
+        _p_win(state, 2, villager.defense)
+    ]
+    assert ev.tries(state, "wonder-woman", 2, 2, "villager", True) == []
     pool[TokenColor.RED] = 1
-    assert ev._tries(state, dracula, 2, 1, villager, True) == [_p_win(state, 5, villager.defense)]
-    assert ev._tries(state, ww, 2, 2, villager, True) == [
+    assert ev.tries(state, "dracula", 2, 1, "villager", True) == [
+        _p_win(state, 5, villager.defense)
+    ]
+    assert ev.tries(state, "wonder-woman", 2, 2, "villager", True) == [
         _p_win(state, 1 + villager.defense, villager.defense)
     ]
 
@@ -694,8 +643,6 @@ def test_the_threats_count_a_challenge_item_while_its_card_is_off_the_cooldown_t
     Shovel brings its challenge 4 and then a basic challenge; with the Shovel on his side's
     cooldown track, two basic challenges. The Fishing Net's range 3 reaches a rival a move
     action off, so both actions are challenges; without it, one is spent moving."""
-    from funkoverse.ai.evaluate import _p_win
-
     game = position({"villager": "c3"}, {"dracula": "c6"}, items={"light": [("shovel", "dracula")]})
     state = game.state
     villager, dracula = state.pieces["villager"], state.pieces["dracula"]
@@ -703,16 +650,16 @@ def test_the_threats_count_a_challenge_item_while_its_card_is_off_the_cooldown_t
     state.sides["light"].pool.clear()
     ev = Evaluator(dataclasses.replace(FLAG_ROUNDS, abilities=True))
     basic = _p_win(state, 2, villager.defense)
-    assert ev._tries(state, dracula, 2, 0, villager, True) == [
+    assert ev.tries(state, "dracula", 2, 0, "villager", True) == [
         _p_win(state, 4, villager.defense),
         basic,
     ]
     state.sides["light"].track[2].append(("item", "shovel"))
-    assert ev._tries(state, dracula, 2, 0, villager, True) == [basic, basic]
+    assert ev.tries(state, "dracula", 2, 0, "villager", True) == [basic, basic]
     dracula.items = ("fishing-net",)
-    assert ev._tries(state, dracula, 2, 1, villager, True) == [basic, basic]
+    assert ev.tries(state, "dracula", 2, 1, "villager", True) == [basic, basic]
     dracula.items = ()
-    assert ev._tries(state, dracula, 2, 1, villager, True) == [basic]
+    assert ev.tries(state, "dracula", 2, 1, "villager", True) == [basic]
 
 
 def test_the_fitted_weights_draw_each_character_square_by_square_toward_its_objective() -> None:
@@ -720,7 +667,6 @@ def test_the_fitted_weights_draw_each_character_square_by_square_toward_its_obje
     flag, so the rest of the evaluation values both squares alike, and a search would take
     either at random. With `walk`, the square one step nearer is worth one `walk` more; a
     character already beside the flag is drawn no nearer."""
-    from funkoverse.ai.evaluate import walks
 
     def dark_score(weights: Weights, square: str) -> float:
         game = _flags_position({"priestess": square, "mad-scientist": "f1"}, {"villager": ""})
@@ -778,8 +724,6 @@ def test_winning_a_scenario_a_return_that_reaches_the_target_wins_when_the_round
     ends if no rival is left to act; with light at 6 as well it is a tie and the game plays
     on; while the villager still has its turn, dark wins at about the chance its two
     challenges miss her."""
-    from funkoverse.ai.evaluate import _p_win
-
     racing = Evaluator(dataclasses.replace(FITTED, round_race=True))
     plain = Evaluator(dataclasses.replace(FITTED, round_race=False))
     game = _flags_position({"priestess": "b4", "mad-scientist": "f1"}, {"villager": "c5"})
@@ -812,13 +756,133 @@ def test_winning_a_scenario_past_the_target_a_point_counts_while_a_rival_is_ther
     one_point = FITTED.points / 6
     assert FITTED.beyond_target
     state.sides["dark"].points = state.sides["light"].points = 6
-    assert capped._points_value(state, "dark", 1) == 0.0
-    assert abs(past._points_value(state, "dark", 1) - one_point) < 1e-9
-    assert abs(past._points_value(state, "light", 1) - one_point) < 1e-9
+    assert capped.points_value(state, "dark", 1) == 0.0
+    assert abs(past.points_value(state, "dark", 1) - one_point) < 1e-9
+    assert abs(past.points_value(state, "light", 1) - one_point) < 1e-9
     tied = past.values(state)[state.seats.index("dark")]
     state.sides["dark"].points = 7
     assert past.values(state)[state.seats.index("dark")] > tied
     state.sides["light"].points = 2
-    assert past._points_value(state, "dark", 1) == 0.0
+    assert past.points_value(state, "dark", 1) == 0.0
     state.sides["dark"].points = 5
-    assert abs(past._points_value(state, "dark", 2) - one_point) < 1e-9
+    assert abs(past.points_value(state, "dark", 2) - one_point) < 1e-9
+
+
+# ------------------------------------------------------------------ where the kernel cannot play
+
+SIMPLY = "(simple: this game has a card the fast engine cannot play)"
+
+
+def _whispering() -> Setup:
+    """Flags, three a side, with a fan card whose hook is Python the kernel does not know."""
+    from funkoverse.bench.workloads import flags_spec
+    from funkoverse.content.setups import build
+    from funkoverse.rules.core.hooks import Hook
+
+    class Whisper(Hook):
+        name = "whisper"
+
+    normal = build(flags_spec(3))
+    dark = normal.teams[0]
+    odd = dataclasses.replace(dark.characters[0], hooks=(Whisper(),))
+    team = dataclasses.replace(dark, characters=(odd, *dark.characters[1:]))
+    return dataclasses.replace(normal, teams=(team, *normal.teams[1:]))
+
+
+def test_every_level_decides_by_rule_of_thumb_where_the_kernel_cannot_play_and_says_so() -> None:
+    """A fan card with a Python hook: the kernel cannot play the game, so every level decides
+    with the simple agent, only legal choices, and its name says so from its first decision;
+    in a game the kernel plays, the name is the level's."""
+    from funkoverse.ai.agents import playing_name
+    from funkoverse.rules import bridge
+
+    setup = _whispering()
+    start = engine.new_game(setup)
+    assert "whisper" in (bridge.unsupported(start) or "")
+    levels = ("easy", "normal", "hard", "expert")
+    for level in levels:
+        assert playing_name(level, start) == f"{level} {SIMPLY}"
+    assert playing_name("hard:positions=300", start) == f"hard:positions=300 {SIMPLY}"
+    assert playing_name("random", start) == "random"
+    for first, second in (("easy", "normal"), ("hard", "expert")):
+        session = Session(setup, 3)
+        agents = (AGENTS[first](1), AGENTS[second](2))
+        checked = [_Checked(a) for a in agents]
+        play(session, dict(zip(session.seats, checked, strict=True)), max_rounds=2)
+        assert all(c.decisions > 5 for c in checked)
+        assert [a.name for a in agents] == [f"{first} {SIMPLY}", f"{second} {SIMPLY}"]
+        assert all(a._kernel_search is None for a in agents)  # type: ignore[attr-defined]
+    plain = Session(first_game(), 3)
+    hard = AGENTS["hard"](1)
+    play(plain, {"dark": hard, "light": RandomAgent(2)}, max_rounds=1)
+    assert hard.name == "hard" == playing_name("hard", plain.state)
+
+
+def test_the_simple_agent_takes_the_points_the_best_odds_and_the_way_to_the_objective() -> None:
+    """Its rules of thumb, each where it decides: the last point marker beside it (a point
+    now), a challenge of a knocked-down rival alongside at the best exact odds, standing up,
+    and a move toward the point marker."""
+    agent = SimpleAgent(1)
+    game = position(
+        dark={"priestess": "b2", "mad-scientist": "a1"},
+        light={"villager": "b3", "hyena-warrior": "f6"},
+        b=board(points={"A": "c2"}),
+        scenario=scenario("flags"),
+    )
+    game.play("choose:priestess")
+    assert _decide(agent, game).format() == "interact:point-A"
+    down = position(
+        dark={"priestess": "b2", "mad-scientist": "a1"},
+        light={"villager": "c3", "hyena-warrior": "f6"},
+        knocked_down=["villager"],
+    )
+    down.play("choose:priestess")
+    assert _decide(agent, down).format() == "challenge:villager"
+    lying = position(
+        dark={"priestess": "b3", "mad-scientist": "f1"},
+        light={"villager": "f5", "hyena-warrior": "f6"},
+        knocked_down=["priestess"],
+    )
+    lying.play("choose:priestess")
+    assert _decide(agent, lying).format() == "rally"
+    far = position(
+        dark={"priestess": "a1", "mad-scientist": "f1"},
+        light={"villager": "f6", "hyena-warrior": "e6"},
+        b=board(points={"A": "d4"}),
+        scenario=scenario("flags"),
+    )
+    far.play("choose:priestess")
+    before = far.state.pieces["priestess"].square
+    move = _decide(agent, far)
+    assert move.kind == "move"
+    far.play(move)
+    table = walks(far.state.board).squares
+    goal = far.state.board.parse_label("d4")
+    assert table[far.state.pieces["priestess"].square][goal] < table[before][goal]  # type: ignore[index]
+
+
+def test_the_cli_names_a_level_that_decides_by_rule_of_thumb(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`funkoverse play` introduces the sides with the levels' names as they play the game,
+    and `funkoverse match` says in how many games an agent played as what."""
+    import argparse
+
+    from rich.console import Console
+
+    from funkoverse.ai.arena import GameResult, summarize
+    from funkoverse.cli import match
+    from funkoverse.cli.play import _introduce
+
+    console = Console(record=True, width=200)
+    session = Session(_whispering(), 3)
+    _introduce(console, session, {"dark": "hard", "light": "human"})
+    text = console.export_text()
+    assert f"played by hard {SIMPLY}" in text and "played by human" in text
+    results = [
+        GameResult(0, "dark", "dark", 5, renamed={"a": f"hard {SIMPLY}"}),
+        GameResult(1, "light", "dark", 5),
+    ]
+    args = argparse.Namespace(a="hard", b="random", max_rounds=30)
+    match._print(args, summarize(results))
+    assert f"hard (A) played as hard {SIMPLY} in 1 of the games" in capsys.readouterr().out

@@ -1,35 +1,51 @@
-"""The agents search on the compiled kernel exactly as they search in Python.
+"""The evaluation and the search, which live in the compiled kernel, held to their goldens.
 
-`evaluate.py` and `expectimax.py` are the reference. The kernel's evaluator gives the same
-values, bit for bit, on thousands of positions of random games of every way to play, for
-every shipped set of weights and some combinations of their options; the kernel's search
-ranks the choices of hundreds of decisions in the same order, with the same values and the
-same number of positions counted, for greedy, hard and expert; and whole games of the levels
-against each other are the same games, choice for choice, whichever engine searches them.
+tests/golden/ai.json (tests/aigoldens.py says what it holds and how it was made) records
+what the evaluation and the searches compute on fixed seeded positions: every seat's value
+of thousands of positions of random games of every way to play, bit for bit, for every set
+of weights the evaluation shipped with and some combinations of their options; the rankings
+of hundreds of decisions by greedy, easy, hard and expert (with the settings they had where
+the Python search decided), hard and expert on small budgets and in their shapes on the
+kernel, and the plain two-turn search: the same order, the same values and the same
+positions counted and cut; and whole games of the levels against each other, choice for
+choice. They were recorded from the Python reference the kernel followed, and the kernel
+matched it as they were.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import random
-from collections.abc import Callable
 
 import pytest
 
-from funkoverse.ai import kernel
-from funkoverse.ai.agents import AGENTS, agent_factory
-from funkoverse.ai.arena import build_setup, play
-from funkoverse.ai.evaluate import (
-    FITTED,
-    FLAG_ROUNDS,
-    NEXT_TURNS,
-    RACE,
-    ROUND_END,
-    Evaluator,
+from aigoldens import (
+    CHUNKS,
+    GAMES,
+    KINDS_PLAYED,
+    SAMPLE_EVERY,
+    SEARCHES,
+    WEIGHTS,
+    digest,
+    evaluator,
+    expert_game_positions,
+    flags_game,
+    game_record,
+    load,
+    other_game,
+    random_positions,
+    rank,
+    ranking_positions,
+    ranking_record,
+    value_positions,
 )
+from funkoverse.ai import kernel
+from funkoverse.ai.agents import AGENTS
+from funkoverse.ai.arena import build_setup, play
 from funkoverse.ai.expectimax import ExpectimaxAgent
 from funkoverse.ai.greedy import GreedyAgent
+from funkoverse.ai.kernel import Evaluator
+from funkoverse.ai.weights import FITTED
 from funkoverse.bench.workloads import flags_spec, midgame
 from funkoverse.rules import bridge
 from funkoverse.rules.core.choices import Choice
@@ -46,57 +62,8 @@ pytestmark = pytest.mark.skipif(
     not bridge.built() and not os.environ.get("CI"), reason="the kernel is not built here"
 )
 
-SHIPPED = {
-    "RACE": RACE,
-    "NEXT_TURNS": NEXT_TURNS,
-    "ROUND_END": ROUND_END,
-    "FLAG_ROUNDS": FLAG_ROUNDS,
-    "FITTED": FITTED,
-}
-# options of the shipped weights put together otherwise than they ship
-COMBINED = {
-    "race-with-walk-and-abilities": dataclasses.replace(RACE, walk=0.01, abilities=True),
-    "round-end-round-race": dataclasses.replace(
-        ROUND_END, round_race=True, sure_returns=True, beyond_target=1, material=(0.5, 0.9)
-    ),
-    "flag-rounds-abilities": dataclasses.replace(
-        FLAG_ROUNDS, abilities=True, turn_weights=(0.5, 0.3), win_weights=(0.9,)
-    ),
-    "fitted-plain": dataclasses.replace(
-        FITTED, material=None, beyond_target=0, sure_returns=False, round_race=False, walk=0.0
-    ),
-}
-WEIGHTS = {**SHIPPED, **COMBINED}
-
-
-def _random_positions(
-    seeds: range, every: int, per_game: int, decisions_only: bool = False
-) -> list[GameState]:
-    """Positions of random games of the setups `varied_setup` draws (every way to play), one
-    step in `every`, at most `per_game` a game; with `decisions_only`, only where a side
-    decides among several choices."""
-    found: list[GameState] = []
-    for seed in seeds:
-        game = Game(varied_setup(seed), seed, PYTHON)
-        rng = random.Random(seed)
-        state = game.peek()  # the Python engine's own position, read as it goes on
-        steps = taken = 0
-        while not game.over and state.round <= 12 and taken < per_game:
-            legal = engine.choices(state)
-            decides = game.decider not in (CHANCE, None) and len(legal) > 1
-            if (
-                state.phase is not Phase.DRAFT
-                and steps % every == every - 1
-                and (decides or not decisions_only)
-            ):
-                found.append(state.copy())
-                taken += 1
-            if game.decider == CHANCE:
-                game.play_chance()
-            else:
-                game.play(legal[rng.randrange(len(legal))])
-            steps += 1
-    return found
+GOLDEN = load()
+REDO = "(a deliberate change? record the goldens again: python tools/ai_goldens.py)"
 
 
 # ------------------------------------------------------------------ pieces of the evaluator
@@ -104,7 +71,8 @@ def _random_positions(
 
 def test_the_kernel_sums_floats_as_python_sums_them() -> None:
     """`sum` of floats is left to right before Python 3.12 and compensated (Neumaier) since;
-    the kernel sums as the Python it runs in, and each way as that Python's `sum` does."""
+    the kernel sums either way as that Python's `sum` does (left to right unless told: the
+    goldens were recorded so, on any Python)."""
     from funkoverse.rules import _kernel
 
     rng = random.Random(5)
@@ -129,7 +97,7 @@ def test_the_kernel_sums_floats_as_python_sums_them() -> None:
             for values in lists:
                 assert _kernel.py_sum(values) == reference(values), (compensated, values)
     finally:
-        kernel.same_sum_as_python()
+        _kernel.set_compensated_sum(False)  # left to right, as the goldens were recorded
 
 
 def test_the_kernel_counts_the_exact_odds_of_any_pool() -> None:
@@ -174,7 +142,7 @@ def test_position_keys_are_equal_exactly_when_the_python_keys_are() -> None:
         assert python.setdefault(theirs, mine) == mine
         assert kernels.setdefault(mine, theirs) == theirs
 
-    for state in _random_positions(range(KINDS), every=11, per_game=3, decisions_only=True):
+    for state in random_positions(range(KINDS), every=11, per_game=3, decisions_only=True):
         tables, start = bridge.load(state)
         for first in engine.choices(state):
             after, position = state.copy(), start.copy()
@@ -189,176 +157,80 @@ def test_position_keys_are_equal_exactly_when_the_python_keys_are() -> None:
     assert met >= 200  # positions reached twice, whose keys had to agree
 
 
-@pytest.mark.parametrize("chunk", range(4))
-def test_the_evaluator_gives_the_python_values(chunk: int) -> None:
-    """`Evaluator.values` on the kernel equals the Python evaluator's, bit for bit, for every
-    shipped set of weights and some combinations of their options, on positions of random
-    games of every way to play (chance nodes, a round's end and setup included)."""
-    positions = _random_positions(range(chunk, 4 * KINDS * 3, 4), every=5, per_game=14)
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_the_evaluation_gives_the_recorded_values(chunk: int) -> None:
+    """Every seat's value of every position, bit for bit, for every set of weights: 840
+    positions of random games of every way to play (chance nodes, a round's end and setup
+    included) in each of four groups."""
+    positions = value_positions(chunk)
     assert len(positions) >= 500
-    compared = 0
-    for name, weights in WEIGHTS.items():
-        python, twin = Evaluator(weights), Evaluator(weights)
-        for state in positions:
-            mine = kernel.values(twin, state)
-            assert mine is not None, bridge.unsupported(state)
-            assert mine == python.values(state), name
-            compared += 1
-    assert compared >= 500 * len(WEIGHTS)
+    for name in WEIGHTS:
+        want = GOLDEN["values"][f"{chunk}/{name}"]
+        assert len(positions) == want["positions"], REDO
+        ev = evaluator(name)  # one for all: its cache of knock-outs carries over, as recorded
+        found = [ev.values(state) for state in positions]
+        for k, sample in enumerate(want["sample"]):
+            assert list(found[k * SAMPLE_EVERY]) == sample, (name, k * SAMPLE_EVERY, REDO)
+        assert digest(v for values in found for v in values) == want["digest"], (name, REDO)
 
 
 # ------------------------------------------------------------------ the search
 
 
-def _hard_small(seed: int) -> ExpectimaxAgent:
-    """Hard held to 300 positions a turn: its budget cuts most searches."""
-    return agent_factory("hard:positions=300")(seed)  # type: ignore[return-value]
+def _same_ranking(key: str, name: str, states: list[GameState]) -> None:
+    want = GOLDEN["rankings"][key]
+    assert len(states) == len(want), REDO
+    for i, state in enumerate(states):
+        got = ranking_record(*rank(name, state))
+        assert got == want[i], (key, i, "best, positions, cuts, digest", REDO)
 
 
-def _expert_small(seed: int) -> ExpectimaxAgent:
-    """Expert held to 1,200 positions a turn: its two-turn searches give way often."""
-    return agent_factory("expert:positions=1200")(seed)  # type: ignore[return-value]
-
-
-def _hard_wide(seed: int) -> ExpectimaxAgent:
-    """Hard's shape on the kernel (beam 16), its beam narrowed past 400 positions a turn."""
-    return agent_factory("hard:positions=3000,beam=16,beam-positions=400")(seed)  # type: ignore[return-value]
-
-
-def _expert_wide(seed: int) -> ExpectimaxAgent:
-    """Expert's shape on the kernel (3 and 2 wide, the reply 3), held to 4,000 positions."""
-    return agent_factory(  # type: ignore[return-value]
-        "expert:positions=4000,width=3x2,reply-beam=3,beam-positions=600"
-    )(seed)
-
-
-def _race_search(seed: int) -> ExpectimaxAgent:
-    """The plain expectimax agent (the `RACE` evaluation), two turns, two choices wide."""
-    return ExpectimaxAgent(seed, depth=2, width=2, turn_budget=500)
-
-
-SEARCHERS: dict[str, Callable[[int], ExpectimaxAgent]] = {
-    "easy": AGENTS["easy"],  # type: ignore[dict-item]
-    "greedy": AGENTS["greedy"],  # type: ignore[dict-item]
-    "hard": AGENTS["hard"],  # type: ignore[dict-item]
-    "expert": AGENTS["expert"],  # type: ignore[dict-item]
-    "hard-300": _hard_small,
-    "expert-1200": _expert_small,
-    "hard-wide": _hard_wide,
-    "expert-wide": _expert_wide,
-    "race": _race_search,
-}
-
-
-def _same_ranking(name: str, state: GameState, choices: list[Choice]) -> None:
-    python, mine = SEARCHERS[name](3), SEARCHERS[name](3)
-    mine._settle_in_python()  # a level's settings for a search in Python, on both
-    python.kernel = False
-    want = python.rank(state, choices)
-    got = mine.rank(state, choices)
-    assert mine._kernel_search is not None  # the kernel searched
-    assert [c for c, _ in got] == [c for c, _ in want], name
-    assert all(abs(a - b) <= 1e-9 for (_, a), (_, b) in zip(got, want, strict=True)), name
-    assert (mine.positions, mine._cuts) == (python.positions, python._cuts), name
-
-
-@pytest.mark.parametrize("chunk", range(4))
-def test_the_searches_rank_the_choices_as_the_python_searches(chunk: int) -> None:
-    """On 300 decisions of random games of every way to play: the same order, the same values
-    and the same positions counted (and cut) for greedy, easy, hard and expert (with their
-    settings for a search in Python), hard and expert on small budgets and in their shapes on
-    the kernel (the beam narrowed past a number of positions), and the plain expectimax
-    agent."""
-    states = _random_positions(range(chunk, 3 * KINDS, 4), 4, 5, decisions_only=True)
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_the_searches_rank_the_choices_as_recorded(chunk: int) -> None:
+    """On 300 decisions of random games of every way to play: the recorded best choice,
+    order and values, and the same positions counted (and cut) for greedy, easy, hard and
+    expert, hard and expert on small budgets and in their shapes on the kernel (the beam
+    narrowed past a number of positions), and the plain two-turn search."""
+    states = ranking_positions(chunk)
     assert len(states) == 75
-    for state in states:
-        for name in SEARCHERS:
-            _same_ranking(name, state, engine.choices(state))
+    for name in SEARCHES:
+        _same_ranking(f"{chunk}/{name}", name, states)
 
 
-def test_expert_ranks_the_choices_of_a_game_as_the_python_expert() -> None:
-    """The expert level with its whole budget, on decisions of a Flags game of greedy against
-    greedy (three a side, every round), where its two-turn searches run long."""
-    states: list[GameState] = []
-
-    class Collect(GreedyAgent):
-        def decide(self, turn: Turn) -> Choice:
-            if len(turn.choices) > 1 and turn.view.phase is Phase.ACT:
-                states.append(turn.view.copy())
-            return super().decide(turn)
-
-    session = Session(build_setup("flags", None, None, 6, 3), 6)
-    play(session, dict(zip(session.seats, (Collect(6), GreedyAgent(7)), strict=True)), 30)
-    assert len(states) >= 40
-    for state in states[:: len(states) // 16][:16]:
-        _same_ranking("expert", state, engine.choices(state))
+def test_expert_ranks_the_choices_of_a_game_as_recorded() -> None:
+    """Expert's two-turn search on decisions of a Flags game of greedy against greedy (three a
+    side, every round), where its two-turn searches run long."""
+    _same_ranking("expert-game/expert", "expert", expert_game_positions())
 
 
 # ------------------------------------------------------------------ whole games
 
-GAMES = [  # (A, B, seed, rounds): Flags, three a side, teams and map drawn from the seed
-    ("hard", "greedy", 1, 30),
-    ("hard", "greedy", 2, 30),
-    ("expert", "hard", 2, 30),
-    ("easy", "normal", 4, 30),
-]
-
 
 @pytest.mark.parametrize(("a", "b", "seed", "rounds"), GAMES)
-def test_games_are_the_same_games_on_either_search(a: str, b: str, seed: int, rounds: int) -> None:
-    """The levels against each other: the kernel's agents and the Python agents play the same
-    game, choice for choice (the agents' tables carried from decision to decision of a turn,
-    easy's random decisions drawn from the same generator)."""
-    searched: list[bool] = []
-
-    def played(on_kernel: bool) -> list[str]:
-        session = Session(build_setup("flags", None, None, seed, 3), seed)
-        first = agent_factory(a)(seed)
-        second = agent_factory(b)(seed + 1)
-        assert isinstance(first, ExpectimaxAgent) and isinstance(second, ExpectimaxAgent)
-        first.kernel = second.kernel = on_kernel
-        first._settle_in_python()  # the levels' settings for a search in Python, on both
-        second._settle_in_python()
-        play(session, dict(zip(session.seats, (first, second), strict=True)), rounds)
-        searched.append(first._kernel_search is not None and second._kernel_search is not None)
-        return [entry.choice for entry in session.entries]
-
-    assert played(True) == played(False)
-    assert searched == [True, False]
+def test_games_are_the_recorded_games(a: str, b: str, seed: int, rounds: int) -> None:
+    """The levels against each other (Flags, three a side, teams and map drawn from the
+    seed): the recorded game, choice for choice (the agents' tables carried from decision to
+    decision of a turn, easy's random decisions drawn from its generator)."""
+    played = flags_game(a, b, seed, rounds)
+    assert game_record(played) == GOLDEN["games"][f"{a}-{b}-{seed}"], REDO
 
 
 # the kinds of `varied_setup`: the monsters' first game (points to every side beside a
 # knock-out), Leaders, Control, free-for-all of four, ultimate mode, a draft, attachments
-KINDS_PLAYED = (1, 4, 8, 9, 10, 14, 19)
-
-
 @pytest.mark.parametrize("seed", KINDS_PLAYED)
-def test_games_of_other_ways_to_play_are_the_same_games(seed: int) -> None:
-    """`hard` and `greedy` in turn at every seat, six rounds: the same games on either search
-    (a draft's decisions too)."""
-
-    def played(on_kernel: bool) -> list[str]:
-        session = Session(varied_setup(seed), seed)
-        agents = {}
-        for i, seat in enumerate(session.seats):
-            agent = agent_factory(("hard", "greedy")[i % 2])(seed + i)
-            assert isinstance(agent, ExpectimaxAgent)
-            agent.kernel = on_kernel
-            agent._settle_in_python()
-            agents[seat] = agent
-        play(session, agents, 6)
-        return [entry.choice for entry in session.entries]
-
-    assert played(True) == played(False)
+def test_games_of_other_ways_to_play_are_the_recorded_games(seed: int) -> None:
+    """`hard` and `greedy` in turn at every seat, six rounds: the recorded games (a draft's
+    decisions too)."""
+    assert game_record(other_game(seed)) == GOLDEN["games"][f"kind-{seed}"], REDO
 
 
 # ------------------------------------------------------------------ where the kernel searches
 
 
 def test_the_kernel_search_tables_hold_the_turn_being_decided() -> None:
-    """As the Python search's: the values a turn's search keeps serve that turn's next
-    decisions and are emptied when the agent's next turn begins, so the tables never hold
-    more than the positions of one turn."""
+    """The values a turn's search keeps serve that turn's next decisions and are emptied when
+    the agent's next turn begins, so the tables never hold more than the positions of one
+    turn."""
     spent: list[tuple[int, int, int]] = []
 
     class Watched(ExpectimaxAgent):
@@ -376,53 +248,21 @@ def test_the_kernel_search_tables_hold_the_turn_being_decided() -> None:
     assert all(evals <= positions and table <= positions for positions, evals, table in spent)
 
 
-def test_the_python_search_decides_where_the_kernel_does_not(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The Python search is kept for a game on the Python engine, for a position the kernel
-    cannot hold, for an agent told so (`kernel=False`) and for a subclass that changes the
-    search or the evaluation (its changes are Python's). A draft is searched on the kernel:
-    it plays the draft."""
+def test_the_kernel_searches_every_game_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel searches a game played on the kernel, a turn made by hand, a draft and a
+    game played on the Python engine (the seat's view loaded into a kernel). A position past
+    what the evaluation's lists hold is decided by the simple agent, and the level's name
+    says so from then on."""
     game = Game(build_setup("flags", None, None, 4, 3), 4)
     while game.decider == CHANCE:
         game.play_chance()
     position = game.state
 
-    class Counted(Evaluator):
-        def values(self, state: GameState) -> tuple[float, ...]:
-            return super().values(state)
-
     def searched_on_kernel(agent: ExpectimaxAgent, at: GameState) -> bool:
         agent.rank(at, engine.choices(at))
-        return agent._kernel_search is not None
+        return agent._kernel_search is not None and agent.simple is None
 
     assert searched_on_kernel(GreedyAgent(1), position)
-    assert not searched_on_kernel(GreedyAgent(1, kernel=False), position)
-    assert not searched_on_kernel(GreedyAgent(1, evaluator=Counted()), position)
-
-    class Watched(GreedyAgent):
-        def _child(self, state: GameState, choice: Choice) -> GameState:
-            return super()._child(state, choice)
-
-    assert not searched_on_kernel(Watched(1), position)
-    # a position past what the kernel's lists hold: this decision and the agent's next are
-    # Python's
-    later = midgame(flags_spec(7), 7)
-
-    class Full:
-        cuts = 0
-
-        def rank(self, *args: object) -> list[tuple[int, float]]:
-            raise RuntimeError("the evaluator's lists are too short for this position")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(kernel, "search", lambda agent: Full())
-        agent = AGENTS["hard"](1)
-        assert isinstance(agent, ExpectimaxAgent)
-        python = AGENTS["hard"](1)
-        python.kernel = False  # type: ignore[attr-defined]
-        assert agent.rank(later, engine.choices(later)) == python.rank(later, engine.choices(later))
-        assert agent.positions == python.positions and not agent.kernel
     draft = Game(varied_setup(14), 14)  # Flags with a draft of three
     while draft.decider == CHANCE:
         draft.play_chance()
@@ -433,4 +273,29 @@ def test_the_python_search_decides_where_the_kernel_does_not(
     assert seat is not None
     agent = GreedyAgent(1)
     agent.decide(on_python.turn(seat))
-    assert agent._kernel_search is None
+    assert agent._kernel_search is not None and agent.simple is None
+    on_kernel = Session(build_setup("flags", None, None, 4, 3), 4)
+    for session in (on_python, on_kernel):  # the same choices, whichever engine plays
+        assert session.decider == seat
+    assert AGENTS["hard"](1).decide(on_python.turn(seat)) == AGENTS["hard"](1).decide(
+        on_kernel.turn(seat)
+    )
+    later = midgame(flags_spec(7), 7)
+
+    class Full:
+        cuts = 0
+        positions = 0
+
+        def rank(self, *args: object) -> list[tuple[int, float]]:
+            raise RuntimeError("the evaluator's lists are too short for this position")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(kernel, "search", lambda agent: Full())
+        hard = AGENTS["hard"](1)
+        assert isinstance(hard, ExpectimaxAgent)
+        ranked = hard.rank(later, engine.choices(later))
+    from funkoverse.ai.simple import SimpleAgent
+
+    simple = SimpleAgent(1).explain(Turn.of(later, engine.choices(later)), 99)
+    assert ranked == simple
+    assert hard.name == "hard (simple: this position is larger than the fast engine's search holds)"

@@ -154,28 +154,26 @@ def test_greedy_beats_random_in_a_short_match() -> None:
     assert s.a_wins >= 5
 
 
-def test_a_level_takes_its_settings_for_python_where_the_kernel_does_not_search() -> None:
-    """A level's budgets are sized for the compiled kernel; where the Python search decides (a
-    draft, FUNKOVERSE_ENGINE=python) it takes the budgets that keep its turns in time there.
-    Settings written out hold on both."""
-    from funkoverse.ai.agents import EXPERT, EXPERT_IN_PYTHON, HARD_IN_PYTHON, agent_factory
+def test_a_level_searches_a_game_on_the_python_engine_on_the_kernel_with_its_settings() -> None:
+    """A level's budgets are for the compiled kernel, which searches a game played on the
+    Python engine too (the seat's view loaded into it): the level keeps its settings there,
+    and settings written out hold."""
+    from funkoverse.ai.agents import EXPERT, HARD, agent_factory
     from funkoverse.ai.arena import build_setup
-    from funkoverse.rules.play import engine
+    from funkoverse.rules.engines import PYTHON
     from funkoverse.rules.session import Session
 
-    session = Session(build_setup("flags", None, None, 5, 3), 5)
-    state = session.state
-    assert session.decider in session.seats
-    for name, settings in (("hard", HARD_IN_PYTHON), ("expert", EXPERT_IN_PYTHON)):
+    session = Session(build_setup("flags", None, None, 5, 3), 5, engine=PYTHON)
+    seat = session.decider
+    assert seat in session.seats
+    for name, settings in (("hard", HARD), ("expert", EXPERT)):
         agent = agent_factory(name)(1)
-        assert agent.turn_budget > settings["turn_budget"]  # type: ignore[attr-defined]
-        agent.kernel = False  # type: ignore[attr-defined]
-        agent.choose(state, engine.choices(state))
+        agent.decide(session.turn(seat))
+        assert agent.simple is None and agent._kernel_search is not None  # type: ignore[attr-defined]
         assert agent.turn_budget == settings["turn_budget"]  # type: ignore[attr-defined]
         assert agent.beam_positions == settings["beam_positions"]  # type: ignore[attr-defined]
     expert = agent_factory("expert:positions=9000")(1)
-    expert.kernel = False  # type: ignore[attr-defined]
-    expert.choose(state, engine.choices(state))
+    expert.decide(session.turn(seat))
     assert expert.turn_budget == 9000  # type: ignore[attr-defined]
     assert expert.widths == EXPERT["width"]  # type: ignore[attr-defined]
 
@@ -187,13 +185,14 @@ def test_an_agent_may_be_given_a_budget_and_a_bad_one_is_refused_naming_it() -> 
     hard = agent_factory("hard:positions=300")(1)
     assert hard.name == "hard:positions=300"
     assert hard.turn_budget == 300  # type: ignore[attr-defined]
-    assert agent_factory("mcts:simulations=7")(1).simulations == 7  # type: ignore[attr-defined]
     assert agent_factory("expert")(1).name == "expert"
     expert = agent_factory("expert:positions=8000,width=2x1,reply-beam=2,beam-positions=3000")(1)
     assert (expert.turn_budget, expert.widths, expert.reply_beam) == (8000, (2, 1), 2)  # type: ignore[attr-defined]
     assert expert.beam_positions == 3000  # type: ignore[attr-defined]
     for text, says in [
         ("godlike", "unknown agent 'godlike'"),
+        ("mcts", "unknown agent 'mcts'"),
+        ("mcts:simulations=400", "unknown agent 'mcts'"),
         ("hard:moves=3", "hard:positions=N"),
         ("hard:positions=0", "above 0"),
         ("hard:positions=10,beam=x", "hard:beam=N"),

@@ -4,7 +4,7 @@ An agent is asked at each of its decisions, through the same API a person uses: 
 (as its side may see it: see `funkoverse.ai.view`) and the legal choices; it returns one of
 them. `explain` gives its estimate of the best few choices, for a hint or for debugging.
 Every agent owns a `random.Random` seeded at creation and never touches the global one, and
-search budgets are counted in simulations, not seconds: the same seed, the same choices.
+search budgets are counted in positions, not seconds: the same seed, the same choices.
 """
 
 from __future__ import annotations
@@ -80,47 +80,42 @@ class RandomAgent:
         return GreedyAgent(0, depth="decision").explain(turn, top)
 
 
+def _simple(seed: int) -> Agent:
+    from funkoverse.ai.simple import SimpleAgent
+
+    return SimpleAgent(seed)
+
+
 def _greedy(seed: int) -> Agent:
     from funkoverse.ai.greedy import GreedyAgent
 
     return GreedyAgent(seed)
 
 
-def _mcts(seed: int, simulations: int | None = None) -> Agent:
-    from funkoverse.ai.mcts import MCTSAgent
-
-    return MCTSAgent(seed, simulations=simulations or MCTS_SIMULATIONS)
-
-
 Settings = dict[str, Any]  # a search's settings, by ExpectimaxAgent's argument names
 
 
 def _expectimax(seed: int, settings: Settings | None = None) -> Agent:
-    from funkoverse.ai.evaluate import FITTED, Evaluator
     from funkoverse.ai.expectimax import NARROW_SHARE, ExpectimaxAgent
+    from funkoverse.ai.kernel import Evaluator
+    from funkoverse.ai.weights import FITTED
 
     return ExpectimaxAgent(
-        seed,
-        depth=2,
-        evaluator=Evaluator(FITTED),
-        narrow=NARROW_SHARE,
-        **_search(EXPERT, EXPERT_IN_PYTHON, settings),
+        seed, depth=2, evaluator=Evaluator(FITTED), narrow=NARROW_SHARE, **_search(EXPERT, settings)
     )
 
 
-def _search(own: Settings, in_python: Settings, settings: Settings | None) -> Settings:
-    """A level's search settings: its own, or `settings` written over them, which then hold
-    wherever it searches; otherwise `in_python` where the Python search decides."""
-    if settings:
-        return {**own, **settings, "in_python": None}
-    return {**own, "in_python": in_python}
+def _search(own: Settings, settings: Settings | None) -> Settings:
+    """A level's search settings: its own, with `settings` written over them."""
+    return {**own, **(settings or {})}
 
 
 def _level(name: str, seed: int, settings: Settings | None = None) -> Agent:
     """The difficulty levels, mapped onto the agents (docs/ai.md gives the strength of each).
-    `settings` replace the level's own search settings (and then hold in Python too)."""
-    from funkoverse.ai.evaluate import FITTED, Evaluator
+    `settings` replace the level's own search settings."""
     from funkoverse.ai.greedy import GreedyAgent
+    from funkoverse.ai.kernel import Evaluator
+    from funkoverse.ai.weights import FITTED
 
     agent: Agent
     if name == "easy":
@@ -128,11 +123,7 @@ def _level(name: str, seed: int, settings: Settings | None = None) -> Agent:
     elif name == "normal":
         agent = GreedyAgent(seed)
     elif name == "hard":
-        agent = GreedyAgent(
-            seed,
-            evaluator=Evaluator(FITTED),
-            **_search(HARD, HARD_IN_PYTHON, settings),
-        )
+        agent = GreedyAgent(seed, evaluator=Evaluator(FITTED), **_search(HARD, settings))
     else:
         agent = _expectimax(seed, settings)
     agent.name = name
@@ -141,7 +132,7 @@ def _level(name: str, seed: int, settings: Settings | None = None) -> Agent:
 
 EASY_NOISE = 0.2  # easy: one decision ahead, and one decision in five at random
 # hard: its whole turn with the FITTED weights, 16 choices searched on at each decision, at
-# most 300,000 positions a turn (under 2 s on one core on the compiled kernel)
+# most 300,000 positions a turn (under 2 s on one core)
 HARD: Settings = {"beam": 16, "beam_positions": 100_000, "turn_budget": 300_000}
 # expert: two whole turns (its own, then the reply), 3 and 2 choices wide, its own turn
 # searched 6 wide at each decision and the reply 3 wide, at most 500,000 positions a turn
@@ -152,24 +143,12 @@ EXPERT: Settings = {
     "beam_positions": 30_000,
     "turn_budget": 500_000,
 }
-# where the kernel does not play the game (a draft; a game on the Python engine) a position
-# costs many times as much (docs/performance.md, "The AI's search"): the levels take the
-# budgets that kept them in time there
-HARD_IN_PYTHON: Settings = {"beam": 6, "beam_positions": 3_000, "turn_budget": 2_000}
-EXPERT_IN_PYTHON: Settings = {
-    "width": (2, 1),
-    "beam": 6,
-    "reply_beam": 2,
-    "beam_positions": 3_000,
-    "turn_budget": 8_000,
-}
-MCTS_SIMULATIONS = 200
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
+    "simple": _simple,
     "greedy": _greedy,
     "expectimax": _expectimax,
-    "mcts": _mcts,
     "easy": lambda seed: _level("easy", seed),
     "normal": lambda seed: _level("normal", seed),
     "hard": lambda seed: _level("hard", seed),
@@ -178,8 +157,7 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
 
 
 # The settings an agent takes after its name ("hard:positions=4000,beam=10"), as written and
-# as ExpectimaxAgent's arguments; the first is its budget: positions valued in a whole turn,
-# or simulations of a search.
+# as ExpectimaxAgent's arguments; the first is its budget: positions valued in a whole turn.
 _SEARCH = {
     "positions": "turn_budget",
     "beam": "beam",
@@ -190,11 +168,35 @@ SETTINGS: dict[str, dict[str, str]] = {
     "hard": _SEARCH,
     "expert": _TWO_TURNS,
     "expectimax": _TWO_TURNS,
-    "mcts": {"simulations": "simulations"},
 }
 BUDGETS: dict[str, str] = {name: next(iter(keys)) for name, keys in SETTINGS.items()}
 # an agent as written: a name, then optionally ":" and its settings
 _AGENT_SPEC = re.compile(r"(?P<name>[^:]*)(?::(?P<settings>.*))?", re.DOTALL)
+
+
+# the agents that search on the kernel, and so decide by rule of thumb where it cannot play
+SEARCHING = ("greedy", "expectimax", "easy", "normal", "hard", "expert")
+
+
+def base_name(text: str) -> str:
+    """The agent's name in `text`, without its settings (`hard` of `hard:positions=4000`)."""
+    spelled = _AGENT_SPEC.fullmatch(text.strip())
+    assert spelled is not None  # the pattern matches any text
+    return spelled["name"]
+
+
+def playing_name(text: str, state: GameState) -> str:
+    """How an agent (as written, `hard:positions=4000`) is named in the game of `state`: its
+    name, or, where it searches and the kernel cannot play the game, its name saying that it
+    decides by rule of thumb (`hard (simple: this game has a card the fast engine cannot
+    play)`)."""
+    from funkoverse.ai.simple import simple_name
+    from funkoverse.rules import bridge
+
+    if base_name(text) not in SEARCHING:
+        return text
+    why = bridge.unsupported(state) or (None if state.setup.dice else "a setup without dice")
+    return text if why is None else simple_name(text, why)
 
 
 def _setting(text: str, name: str, key: str, value: str) -> Any:
@@ -213,8 +215,8 @@ def _setting(text: str, name: str, key: str, value: str) -> Any:
 
 def agent_factory(text: str) -> Callable[[int], Agent]:
     """An agent named as a person writes it: a name of `AGENTS`, or one with settings,
-    `hard:positions=4000`, `expert:positions=8000,width=2x1`, `mcts:simulations=400`. A bad
-    one is refused naming its fault."""
+    `hard:positions=4000`, `expert:positions=8000,width=2x1`. A bad one is refused naming
+    its fault."""
     from funkoverse.errors import UserError
 
     spelled = _AGENT_SPEC.fullmatch(text.strip())
@@ -237,8 +239,6 @@ def agent_factory(text: str) -> Callable[[int], Agent]:
                 f"agent '{text[:60]}': {name} takes {known} (as {name}:{BUDGETS[name]}=N)"
             )
         settings[keys[key]] = _setting(text, name, key, value)
-    if name == "mcts":
-        return lambda seed: _mcts(seed, settings["simulations"])
     if name == "expectimax":
         return lambda seed: _expectimax(seed, settings)
 

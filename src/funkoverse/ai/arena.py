@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from funkoverse.ai.agents import Agent, agent_factory
+from funkoverse.ai.agents import Agent, agent_factory, base_name
 from funkoverse.content.setups import (
     FIRST_GAME_MAP,
     SetupRequest,
@@ -148,6 +148,9 @@ class GameResult:
     rounds: int
     thinking: dict[str, Thinking] = field(default_factory=dict)  # by agent: "a", "b"
     log: list[str] = field(default_factory=list)  # every choice, chance outcomes included
+    # by agent, "a" and "b": its name at the end of the game where it is not the name it was
+    # given (a level that decided by rule of thumb: the kernel could not play the game)
+    renamed: dict[str, str] = field(default_factory=dict)
 
     @property
     def outcome(self) -> str:
@@ -177,6 +180,11 @@ def play_game(spec: GameSpec) -> GameResult:
     thinking = {"a": Thinking(), "b": Thinking()}
     for side, t in by_side.items():
         thinking["a" if side == a_side else "b"].add(t)
+    renamed = {}
+    for side, agent in agents.items():
+        who, given = ("a", spec.a) if side == a_side else ("b", spec.b)
+        if agent.name not in (given, base_name(given)):
+            renamed[who] = agent.name
     return GameResult(
         spec.index,
         a_side,
@@ -184,6 +192,7 @@ def play_game(spec: GameSpec) -> GameResult:
         min(state.round, spec.max_rounds),
         thinking,
         [e.choice for e in session.entries],
+        renamed,
     )
 
 
@@ -243,6 +252,9 @@ class MatchSummary:
     ci95: tuple[float, float]
     avg_rounds: float
     thinking: dict[str, Thinking]  # by agent: "a", "b"
+    # by agent, "a" and "b": the names it took in the games where it decided by rule of
+    # thumb, with how many games each
+    renamed: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -289,9 +301,13 @@ def summarize(results: Iterable[GameResult]) -> MatchSummary:
     d = n - a - b
     score = a + d / 2
     thinking = {"a": Thinking(), "b": Thinking()}
+    renamed: dict[str, dict[str, int]] = {}
     for r in results:
         for who, t in r.thinking.items():
             thinking[who].add(t)
+        for who, name in r.renamed.items():
+            names = renamed.setdefault(who, {})
+            names[name] = names.get(name, 0) + 1
     return MatchSummary(
         n,
         a,
@@ -301,6 +317,7 @@ def summarize(results: Iterable[GameResult]) -> MatchSummary:
         wilson(score, n),
         sum(r.rounds for r in results) / n if n else 0.0,
         thinking,
+        renamed,
     )
 
 

@@ -1,70 +1,41 @@
-"""The evaluator and the turn search on the compiled kernel (`funkoverse.rules._kernel`).
+"""The evaluation and the turn search, on the compiled kernel (`funkoverse.rules._kernel`).
 
-`evaluate.py` and `expectimax.py` are the reference: the kernel's evaluator
-(kernel/evaluate.cpp) and search (kernel/search.cpp) follow them function by function, in the
-same order of floating-point operations, and give the same values, count the same positions
-and so make the same choices (tests/test_ai_kernel.py). An agent searches on the kernel when
-it is handed a position of the kernel (`loaded`): the game's own position, forked, with no
-copy through Python; otherwise, and for a position the kernel does not hold, it searches in
-Python.
-
-This module builds what the kernel's evaluator reads beside the rules' tables, once per setup
-and with the Python functions themselves: the map's walk table (`evaluate.walks`), each die's
-faces, and the challenge abilities and items read from the cards (`evaluate._strikes`).
+The AI lives in the kernel: kernel/evaluate.cpp values a position, kernel/search.cpp searches
+whole turns (docs/ai.md says what each does). This module hands them what they read beside
+the rules' tables, once per setup (`ai_tables`: the map's walk table, each die's faces, the
+challenge abilities and items read from the cards: `funkoverse.ai.tables`), and loads the
+position a turn is searched on (`loaded`): the game's own position when it is played on the
+kernel, forked, with no copy through Python; otherwise the seat's view, loaded into a kernel
+(a game on the Python engine, a turn made by hand). Where the kernel cannot hold the game,
+`Unsupported` says why, and the agents decide by rule of thumb (`funkoverse.ai.simple`).
+tests/golden/ai.json holds what both compute on fixed positions and games.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import sys
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from funkoverse.ai.evaluate import Evaluator, _item_strike, _Strike, _strikes, walks
+from funkoverse.ai.tables import Strike, item_strike, strikes, walks
 from funkoverse.ai.view import observe
-from funkoverse.rules import KERNEL, Choice, GameState, TokenColor, Turn, Unsupported, bridge
+from funkoverse.ai.weights import HORIZON_TURNS, Weights
+from funkoverse.rules import GameState, TokenColor, Turn, Unsupported, bridge
 from funkoverse.rules.engines.kernel import KernelPosition, Legal
-
-
-class Searcher(Protocol):
-    """The settings of a search the kernel plays for an agent (an `ExpectimaxAgent`), and where
-    the agent keeps the kernel's search made for them. Named here so that the agent may ask
-    this module without this module knowing the agent."""
-
-    depth: int
-    widths: tuple[int, ...]
-    turn_budget: int | None
-    beam: int | None
-    reply_beam: int | None
-    narrow: float | None
-    beam_positions: int
-    evaluator: Evaluator
-    _kernel_search: tuple[dict[str, object], Any, Any] | None
-
 
 try:
     from funkoverse.rules import _kernel
 except ImportError:  # pragma: no cover - a machine where the kernel was not built
     _kernel = None  # type: ignore[assignment]
 
-
-def same_sum_as_python() -> None:
-    """Have the kernel sum floats as this Python's `sum` does: compensated from 3.12 on."""
-    if _kernel is not None:
-        _kernel.set_compensated_sum(sys.version_info >= (3, 12))
-
-
-same_sum_as_python()
-
 # the kernel's tables of the evaluator, one a setup's tables
 _AI_TABLES: weakref.WeakKeyDictionary[bridge.Tables, Any] = weakref.WeakKeyDictionary()
-# piece ids numbered across setups: the knock-out cache is keyed by ids, as the Python one is
+# piece ids numbered across setups: the knock-out cache is keyed by ids
 _PIECE_NAMES: dict[str, int] = {}
 
 
-def _strike_row(strike: _Strike) -> tuple[int, int, bool, int, int]:
+def _strike_row(strike: Strike) -> tuple[int, int, bool, int, int]:
     color = -1 if strike.color is None else bridge.COLORS.index(TokenColor(strike.color))
     return (color, strike.dice, strike.plus_defense, strike.vs_down, strike.reach)
 
@@ -94,10 +65,10 @@ def ai_tables(tables: bridge.Tables, state_of: Callable[[], GameState]) -> Any:
             "attack_values": [list(setup.dice[d].values("challenger")) for d in tables.dice_ids],
             "defense_values": [list(setup.dice[d].values("defender")) for d in tables.dice_ids],
             "standard": standard,
-            "card_strikes": [[_strike_row(s) for s in _strikes(card)] for card in tables.cards],
+            "card_strikes": [[_strike_row(s) for s in strikes(card)] for card in tables.cards],
             "item_strikes": [
                 None if strike is None else _strike_row(strike)
-                for strike in (_item_strike(setup.items[i]) for i in tables.item_ids)
+                for strike in (item_strike(setup.items[i]) for i in tables.item_ids)
             ],
             "flags": scenario.flags,
             "point_markers": scenario.point_markers,
@@ -112,16 +83,55 @@ def ai_tables(tables: bridge.Tables, state_of: Callable[[], GameState]) -> Any:
     return found
 
 
-def kernel_evaluator(evaluator: Evaluator) -> Any:
-    """The kernel's twin of `evaluator` (its weights; its own cache of knock-outs), made once
-    and kept on it."""
-    made_for = (evaluator.w, evaluator.horizon_turns)  # the weights are frozen
-    twin = evaluator._kernel_twin
-    if twin is None or twin[0][0] is not made_for[0] or twin[0][1] != made_for[1]:
-        weights = dataclasses.asdict(evaluator.w)
-        weights["horizon_turns"] = evaluator.horizon_turns
-        twin = evaluator._kernel_twin = (made_for, _kernel.Evaluator(weights))
-    return twin[1]
+class Evaluator:
+    """The kernel's evaluation with one set of weights: every seat's estimated chance to win
+    a position, and (for the tests that pin it) what that estimate is made of. It keeps its
+    own cache of what knock-outs do, as a search's evaluator does."""
+
+    def __init__(self, weights: Weights | None = None, horizon_turns: int = HORIZON_TURNS):
+        self.w = weights or Weights()
+        self.horizon_turns = horizon_turns
+        self._twin: Any = None
+
+    @property
+    def twin(self) -> Any:
+        """The kernel's evaluator, made once."""
+        if self._twin is None:
+            if _kernel is None:
+                raise Unsupported("the kernel was not built on this machine")
+            self._twin = _kernel.Evaluator(self.w.for_kernel(self.horizon_turns))
+        return self._twin
+
+    @staticmethod
+    def _load(state: GameState) -> tuple[bridge.Tables, Any, Any]:
+        tables, position = bridge.load(state)
+        return tables, ai_tables(tables, lambda: state), position
+
+    def values(self, state: GameState) -> tuple[float, ...]:
+        """Every seat's estimated chance to win `state`, in `state.seats` order."""
+        _, ai, position = self._load(state)
+        return tuple(self.twin.values(ai, position))
+
+    def scores(self, state: GameState) -> dict[str, float]:
+        """Each side's score in logit units (material, points, resources, next turns)."""
+        tables, ai, position = self._load(state)
+        return dict(zip(tables.seats, self.twin.scores(ai, position), strict=True))
+
+    def tries(
+        self, state: GameState, piece: str, actions: int, away: int, target: str, standing: bool
+    ) -> list[float]:
+        """The chances to win of the challenges `piece`, with `actions` and `away` move actions
+        from beside `target`, can make against it (as the next turns' threats read them)."""
+        tables, ai, position = self._load(state)
+        number = tables.piece_index
+        return list(
+            self.twin.tries(ai, position, number[piece], actions, away, number[target], standing)
+        )
+
+    def points_value(self, state: GameState, side: str, points: float) -> float:
+        """What `points` more are worth to `side`, in logit units."""
+        tables, ai, position = self._load(state)
+        return float(self.twin.points_value(ai, position, tables.seats.index(side), points))
 
 
 @dataclass(frozen=True)
@@ -135,53 +145,43 @@ class Loaded:
     turns: int  # turns played so far: a new turn empties the search's tables
 
 
-def loaded(turn: Turn) -> Loaded | None:
+def loaded(turn: Turn) -> Loaded:
     """The kernel position `turn` is searched on: the position it was handed, when the game
-    is played on the kernel; while the seat may not see everything, its view loaded into a
-    kernel (a game on the kernel, or a turn made by hand where the kernel was built). None
-    where the Python search decides: a game on the Python engine, or a position the kernel
-    does not hold."""
+    is played on the kernel; otherwise the seat's view (a rival's hidden picks sampled),
+    loaded into a kernel. `Unsupported` when the kernel does not hold it."""
     position = turn.position
     choices = turn.choices
-    try:
-        if isinstance(position, KernelPosition):
-            tables, kernel = position.tables, position.kernel
-            ai = ai_tables(tables, position.peek)
-        elif position is None and (
-            turn.engine is KERNEL or (turn.engine is None and bridge.built())
-        ):
-            view = observe(turn.view, turn.seat)  # a rival's hidden picks sampled
-            tables, kernel = bridge.load(view)
-            ai = ai_tables(tables, lambda: view)
-        else:
-            return None
-    except Unsupported:
-        return None
+    if isinstance(position, KernelPosition):
+        tables, kernel = position.tables, position.kernel
+        ai = ai_tables(tables, position.peek)
+    else:
+        view = observe(turn.view, turn.seat)
+        tables, kernel = bridge.load(view)
+        ai = ai_tables(tables, lambda: view)
     if isinstance(choices, Legal) and choices.tables is tables:
         codes = list(choices.codes)
     else:
         found = [tables.code(c) for c in choices]
-        if any(c is None for c in found):
-            return None
         codes = [c for c in found if c is not None]
+        if len(codes) != len(found):
+            raise Unsupported("a choice the kernel does not name")
     seat = tables.seats.index(turn.seat) if turn.seat in tables.seats else -1
     return Loaded(ai, kernel, codes, seat, int(kernel.turns))
 
 
-def load(state: GameState, choices: list[Choice]) -> tuple[Any, Any, list[int]] | None:
-    """`state` in the kernel, with the tables its evaluator reads and the codes of `choices`;
-    None when the kernel was not built or does not play it."""
-    found = loaded(Turn.of(state, choices))
-    return None if found is None else (found.ai, found.kernel, found.codes)
+class Searcher(Protocol):
+    """The settings of a search the kernel plays for an agent, and where the agent keeps the
+    search made for them (named here so that this module need not know the agent)."""
 
-
-def values(evaluator: Evaluator, state: GameState) -> tuple[float, ...] | None:
-    """`evaluator.values(state)` computed by the kernel; None when it does not play `state`."""
-    found = load(state, [])
-    if found is None:
-        return None
-    ai, kernel, _ = found
-    return tuple(kernel_evaluator(evaluator).values(ai, kernel))
+    depth: int
+    widths: tuple[int, ...]
+    turn_budget: int | None
+    beam: int | None
+    reply_beam: int | None
+    narrow: float | None
+    beam_positions: int
+    evaluator: Evaluator
+    _kernel_search: tuple[dict[str, object], Any, Any] | None
 
 
 def search(agent: Searcher) -> Any:
@@ -196,7 +196,7 @@ def search(agent: Searcher) -> Any:
         "narrow": agent.narrow,
         "beam_positions": agent.beam_positions,
     }
-    twin = kernel_evaluator(agent.evaluator)
+    twin = agent.evaluator.twin
     held: tuple[dict[str, object], Any, Any] | None = agent._kernel_search
     if held is None or held[0] != params or held[1] is not twin:
         held = (params, twin, _kernel.Search(params, twin))

@@ -33,8 +33,9 @@ def register(sub: Any) -> None:
             "limit), A's win rate (a draw counts half) with its 95% Wilson interval, and the "
             f"average game length. Agents: {names}; hard, expert and expectimax take a budget of "
             "positions a turn (hard:positions=4000) and other search settings "
-            "(expert:positions=8000,width=2x1: docs/ai.md), mcts of simulations "
-            "(mcts:simulations=400)."
+            "(expert:positions=8000,width=2x1: docs/ai.md). A level whose game the compiled "
+            "kernel cannot play decides by rule of thumb (the simple agent), and its name "
+            "says so."
         ),
     )
     p.add_argument("--a", required=True, metavar="AGENT", help="the agent whose rate is reported")
@@ -111,6 +112,9 @@ def _print(args: argparse.Namespace, s: MatchSummary) -> None:
     print(f"  draws   {s.draws:>6}  (stopped after {args.max_rounds} rounds)")
     print(f"  A's win rate {s.a_rate * 100:.1f}%  (95% CI {lo * 100:.1f}%-{hi * 100:.1f}%)")
     print(f"  average length {s.avg_rounds:.1f} rounds")
+    for who, name in (("a", args.a), ("b", args.b)):
+        for renamed, games in s.renamed.get(who, {}).items():
+            print(f"  {name} ({who.upper()}) played as {renamed} in {games} of the games")
     for who, name in (("a", args.a), ("b", args.b)):
         mean, p95, most = s.per_turn(who)
         print(

@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from funkoverse.ai.agents import AGENTS
+from funkoverse.ai.agents import AGENTS, playing_name
 from funkoverse.cli.engine import engine_of
 from funkoverse.cli.fancontent import add_content_option, apply_content
 from funkoverse.cli.gamefile import load_game, save_game
@@ -280,7 +280,7 @@ def _introduce(console: Console, session: Session, seats: dict[str, str]) -> Non
             if team and team.characters
             else "chosen in the game"
         )
-        console.print(f"  {side}: {names} — played by {controller}")
+        console.print(f"  {side}: {names} — played by {playing_name(controller, state)}")
     console.print(
         "At the prompt, ? shows the commands and the board's legend; info NAME shows a card."
     )

@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
         "--ai-games",
         type=int,
         default=10,
-        help="games of the AI levels, easy to expert, greedy, mcts and expectimax, against "
+        help="games of the AI levels, easy to expert, simple, greedy and expectimax, against "
         "each other (default: %(default)s)",
     )
     p.add_argument(

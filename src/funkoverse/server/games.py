@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from funkoverse.ai.agents import playing_name
 from funkoverse.content.setups import build
 from funkoverse.rules import (
     CHANCE,
@@ -97,6 +98,8 @@ class Room:
     seating: Seating | None = None
     presence: Presence = field(default_factory=Presence)
     timer: Timer | None = None  # the running clock's deadline
+    # each computer level's name in this game (funkoverse.ai.agents.playing_name), found once
+    agent_names: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict)
     rematching: asyncio.Lock = field(default_factory=asyncio.Lock)
     views: Views = field(init=False)
 
@@ -380,6 +383,15 @@ class Games:
             }
             if info.level is not None:
                 entry["level"] = info.level
+            if info.player == "ai":
+                level = info.level or "normal"
+                state = room.session.state
+                key = (level, tuple(state.gone))  # a seat that left: the kernel holds no more
+                shown = room.agent_names.get(key)
+                if shown is None:
+                    shown = room.agent_names[key] = playing_name(level, state)
+                if shown != level:  # it decides by rule of thumb: its name says why
+                    entry["agent"] = shown
             if info.claimed:
                 entry["claimed"] = True
             if not presence:

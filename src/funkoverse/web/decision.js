@@ -78,7 +78,7 @@ export function Decision(props) {
   };
   const deciders = view.deciders || [view.decider];
   const waiting = view.decider && view.seats[view.decider] && view.seats[view.decider].player === "ai"
-    ? `${view.decider} (the computer) is thinking…` : `waiting for ${deciders.join(" or ")}`;
+    ? `${view.decider} (the computer${view.seats[view.decider].agent ? `, ${view.seats[view.decider].agent}` : ""}) is thinking…` : `waiting for ${deciders.join(" or ")}`;
   return html`<section class="panel decision" aria-label="the decision">
     ${replayBar}
     ${over ? html`<${Banner} view=${view} tokens=${tokens} onReplay=${onReplay} replaying=${replaying} />` : null}

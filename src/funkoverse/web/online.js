@@ -165,7 +165,7 @@ export function OnlineBar({ view, tokens, live, game, onView }) {
     ${seen ? html`<ul class="presence">${Object.entries(seats).map(([s, x]) => html`<li data-presence=${s} data-present=${x.present ? "1" : "0"}>
       <span class="side-chip" style=${`background:${sideColor(x.side || s)}`}></span>
       <b>${s}</b>${tokens[s] ? " (you)" : ""}
-      <span class="muted small">${x.player === "ai" ? (x.claimed ? " · the computer (took over)" : " · the computer") : x.present ? " · here" : ` · ${awayWords(x.away_since)}`}</span>
+      <span class="muted small">${x.player === "ai" ? (x.claimed ? " · the computer (took over)" : " · the computer") + (x.agent ? ` · ${x.agent}` : "") : x.present ? " · here" : ` · ${awayWords(x.away_since)}`}</span>
       ${clocks && s in clocks ? html`<span class=${"clock" + (running === s ? " running" : "")} data-clock=${s}>${minutes(running === s ? clocks[s] - since : clocks[s])}</span>` : null}
       ${x.characters && x.characters.length ? html`<div class="small muted owns" data-owns=${s}>plays ${x.characters.map((c) => (view.state.characters.find((y) => y.id === c) || { name: c }).name).join(", ")}</div>` : null}
     </li>`)}</ul>` : null}

@@ -1,7 +1,7 @@
-// funkoverse.ai.evaluate on the flat state, function by function. Each function names the
-// Python one it mirrors; the order of every floating-point operation is the Python one
-// (`sum` as Python sums, `x ** n` as std::pow, first-max and stable sorts), so that both give
-// the same values bit for bit (tests/test_ai_kernel.py holds them equal).
+// The evaluation (evaluate.hpp says what it reads and how). Each function's comment names its
+// part (Evaluator._cap, _tries, ...). Floats are summed as Python's `sum` sums (left to right
+// unless told otherwise), `x ** n` is std::pow, maxima are the first met and sorts stable:
+// tests/golden/ai.json holds every value bit for bit (tests/test_ai_kernel.py).
 #include "evaluate.hpp"
 
 #include <algorithm>
@@ -68,7 +68,7 @@ inline int floordiv(int a, int b) {  // Python's //
 }
 
 // A list of at most N things, on the stack: an evaluation allocates nothing. More than N is
-// an error the agent answers by searching in Python.
+// an error the agent answers by deciding by rule of thumb (funkoverse.ai.simple).
 template <class T, int N>
 struct Small {
     T items[N];
@@ -1245,7 +1245,7 @@ double Evaluator::p_win(const AiTables& T, int dice, int defense) {
 }
 
 // Evaluator._knockout_effect: asked of the scenario's own knock-out rule on a copy, cached by
-// (scenario, by, victim, every side's points) as the Python evaluator caches it
+// (scenario, by, victim, every side's points)
 std::pair<bool, int> Evaluator::knockout_effect(const AiTables& T, const State& S, int by, int victim) {
     const Rules& R = *T.rules;
     KoKey key;
@@ -1296,6 +1296,29 @@ Values Evaluator::values(const AiTables& T, const State& S) {
     }
     Eval e(*this, T, S);
     return e.estimate();
+}
+
+std::vector<double> Evaluator::scores(const AiTables& T, const State& S) {
+    Eval e(*this, T, S);
+    View view(T, S);
+    int sides[16];
+    Plan ps[16];
+    int np = e.plans(view, sides, ps);
+    double sc[MAX_SIDES];
+    e.scores(view, ps, np, sc);
+    return std::vector<double>(sc, sc + T.rules->nsides);
+}
+
+std::vector<double> Evaluator::tries(const AiTables& T, const State& S, int pi, int actions, int away, int target,
+                                     bool standing) {
+    Eval e(*this, T, S);
+    Tries found = e.tries(pi, actions, away, target, standing);
+    return std::vector<double>(found.begin(), found.end());
+}
+
+double Evaluator::points_value(const AiTables& T, const State& S, int side, double points) {
+    Eval e(*this, T, S);
+    return e.points_value(side, points);
 }
 
 // GameState.key(): every piece's (id, side, square, standing, markers, placed, statuses,

@@ -1,10 +1,26 @@
-// The evaluator of funkoverse.ai.evaluate on the kernel's flat state: every seat's estimated
-// chance to win a position, computed function by function as `Evaluator.values` computes it,
-// in the same order of floating-point operations, so that both give the same numbers.
+// The AI's evaluation: a static estimate of every seat's chance to win a position, with the
+// weights of funkoverse.ai.weights.
 //
-// What the Python evaluator reads beside the position (the map's walk table, the dice's
-// faces, the challenge abilities and items read from the cards) comes from Python once per
-// setup (`AiTables`), computed by the Python functions themselves.
+// It reads what any scenario shows (pieces, squares, standing, exhausted, pools, cooldown
+// tracks, points and the scenario's target, whose turn it is, the turn order), knows the
+// basic actions every character has (move 2, challenge an adjacent rival with 2 dice,
+// assist, rally, interact) and asks the scenario's own knock-out rule what a knock-out is
+// worth. Every estimate starts from a score per side in logit units: points and the share of
+// the target they make, characters knocked down and out, ability tokens in the pool and on
+// the cooldown track, how far the side's nearest character is from an objective. Then the
+// next turns are looked at (the active character with the actions it has left, then the
+// sides in turn order, across the end of a round), with the exact chance to win each
+// challenge each turn can reach: to knock a rival down or out and to win the game by it, to
+// stand an ally up, to take a point marker. The weights say how: each of the next turns'
+// best plan weighed into the score (`race` off), or the next turns played out on the chances
+// alone (`race`); in Flags, the returns at the end of a round counted round by round
+// (`flag_rounds`) or by a flat share (`flag_return`), the threats read with the characters'
+// challenge abilities and items (`abilities`), the end of a round read as the rules decide
+// the game (`round_race`, `beyond_target`). docs/ai.md has the reasons and the figures.
+//
+// What it reads beside the position (the map's walk table, the dice's faces, the challenge
+// abilities and items read from the cards) comes from funkoverse.ai.tables once per setup
+// (`AiTables`).
 #pragma once
 
 #include <array>
@@ -18,7 +34,7 @@
 namespace fk {
 
 // Python's builtin `sum` over floats: left to right before Python 3.12, and since 3.12 with
-// Neumaier's compensation (bltinmodule.c, builtin_sum_impl); set from Python at import.
+// Neumaier's compensation (bltinmodule.c, builtin_sum_impl): left to right unless set.
 extern bool COMPENSATED_SUM;
 
 struct PySum {
@@ -85,7 +101,7 @@ class StatePool {
     std::vector<State*> free_;
 };
 
-// evaluate.Weights
+// funkoverse.ai.weights.Weights
 struct Weights {
     double knocked_down = 0.7, knocked_out = 1.4, pool_token = 0.12, track_token = 0.04, points = 5.0,
            raw_point = 0.5, win = 6.0, objective = 0.08, walk = 0.0;
@@ -104,7 +120,7 @@ struct Weights {
     int horizon_turns = 8;  // Evaluator.horizon_turns
 };
 
-// evaluate._Strike: a challenge ability or item as the threats read it
+// funkoverse.ai.tables.Strike: a challenge ability or item as the threats read it
 struct Strike {
     int color;  // the token an ability costs (-1: an item)
     int dice;
@@ -113,7 +129,7 @@ struct Strike {
     int reach;
 };
 
-// What the evaluator reads of one setup beside the rules' tables, computed in Python.
+// What the evaluator reads of one setup beside the rules' tables (funkoverse.ai.kernel).
 struct AiTables {
     std::shared_ptr<Rules> rules;
     int n = 0;                     // squares
@@ -152,8 +168,16 @@ class Evaluator {
    public:
     Weights w;
     explicit Evaluator(Weights weights) : w(std::move(weights)) {}
-    // Evaluator.values
+    // every seat's estimated chance to win `S`
     Values values(const AiTables& T, const State& S);
+    // what the estimate is made of, for the tests that pin it: every side's score in logit
+    // units (material, points, resources, the next turns' plans), the chances to win of the
+    // challenges piece `pi` can make against piece `target`, and what `points` more are
+    // worth to `side`
+    std::vector<double> scores(const AiTables& T, const State& S);
+    std::vector<double> tries(const AiTables& T, const State& S, int pi, int actions, int away, int target,
+                              bool standing);
+    double points_value(const AiTables& T, const State& S, int side, double points);
 
     struct KoKey {
         uint64_t scenario;

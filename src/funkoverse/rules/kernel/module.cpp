@@ -811,6 +811,13 @@ void same_rules(const AiTables& t, const Kernel& k) {
     if (t.rules != k.rules) throw std::invalid_argument("the search's tables are another setup's");
 }
 
+// the place in the position of the piece of a number (Tables.piece_ids)
+int state_piece(const Kernel& k, int number) {
+    for (int i = 0; i < k.state->npieces; ++i)
+        if (number_of(*k.rules, *k.state, i) == number) return i;
+    throw std::invalid_argument("no such piece in the position");
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_kernel, m) {
@@ -894,7 +901,21 @@ PYBIND11_MODULE(_kernel, m) {
             same_rules(t, k);
             Values v = e.values(t, *k.state);
             return std::vector<double>(v.v.begin(), v.v.begin() + v.n);
-        });
+        })
+        .def("scores", [](Evaluator& e, const AiTables& t, const Kernel& k) {
+            same_rules(t, k);
+            return e.scores(t, *k.state);
+        }, "Every side's score in logit units, before it is turned into chances.")
+        .def("tries", [](Evaluator& e, const AiTables& t, const Kernel& k, int piece, int actions, int away,
+                         int target, bool standing) {
+            same_rules(t, k);
+            return e.tries(t, *k.state, state_piece(k, piece), actions, away, state_piece(k, target), standing);
+        }, "The chances to win of the challenges piece number `piece` can make against `target`.")
+        .def("points_value", [](Evaluator& e, const AiTables& t, const Kernel& k, int side, double points) {
+            same_rules(t, k);
+            if (side < 0 || side >= t.rules->nsides) throw std::invalid_argument("no such side");
+            return e.points_value(t, *k.state, side, points);
+        }, "What `points` more are worth to `side` (its index), in logit units.");
     py::class_<Search>(m, "Search")
         .def(py::init([](const py::dict& d, std::shared_ptr<Evaluator> e) {
             return std::unique_ptr<Search>(new Search(make_params(d), std::move(e)));

@@ -1,6 +1,6 @@
-// funkoverse.ai.expectimax on the flat state: ExpectimaxAgent's search, method by method,
-// generating and counting positions in the Python search's order, so that the budget, the
-// beam and the tables cut and reuse exactly where the Python search does.
+// The search of funkoverse.ai.expectimax, method by method (each comment names its part),
+// generating and counting positions in one fixed order, so that the budget, the beam and the
+// tables cut and reuse at the same places on any machine (tests/golden/ai.json).
 #include "search.hpp"
 
 #include <algorithm>

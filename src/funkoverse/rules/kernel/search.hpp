@@ -1,9 +1,9 @@
-// The turn-deep expectimax search of funkoverse.ai.expectimax on the kernel's flat state.
+// The AI's turn-deep expectimax search (funkoverse.ai.expectimax says what it does).
 //
 // One `Search` belongs to one agent (ExpectimaxAgent, and so GreedyAgent and the levels):
-// it keeps the tables of the turn being decided between that turn's decisions, as the
-// Python agent keeps `_table` and `_evals`, and counts positions exactly as the Python search
-// counts them, so that a budget in positions cuts the same search at the same place.
+// it keeps the tables of the turn being decided between that turn's decisions and counts
+// the positions it generates, so that a budget in positions cuts the search at the same
+// place on any machine (tests/golden/ai.json holds the counts).
 #pragma once
 
 #include <functional>
