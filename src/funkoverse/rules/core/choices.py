@@ -56,7 +56,6 @@ __all__ = [
     "format_id",
     "parse",
     "register_option",
-    "registered_options",
 ]
 
 
@@ -579,12 +578,6 @@ def register_option(word: str, values: frozenset[str]) -> None:
     if word in _WORDS or word in _BARE:
         raise ValueError(f"'{word}' is already a kind of choice")
     _OPTIONS[word] = _OPTIONS.get(word, frozenset()) | values
-
-
-def registered_options() -> dict[str, frozenset[str]]:
-    """Every word a card's hook has registered, with its values (the RL action codec lists
-    them as choices a game can have)."""
-    return dict(_OPTIONS)
 
 
 def parse(text: str) -> Choice:
