@@ -21,7 +21,7 @@ from funkoverse.rules.core.stack import nearest_roll
 from funkoverse.rules.core.state import GameState, Piece
 from funkoverse.rules.core.traits import Effect, Trait, Trigger
 from funkoverse.rules.vocabulary.cooldown import token_off, token_off_options
-from funkoverse.rules.vocabulary.tokens import place_token, token_place_options
+from funkoverse.rules.vocabulary.tokens import TOKEN_NAMES, place_token, token_place_options
 
 
 class TraitHook(Hook):
@@ -292,16 +292,15 @@ class TraitHook(Hook):
         for e in effects:
             if e.op == "place_on_track" and e.thing is not None:
                 track.place(state, owner.side, e.thing, e.space)
-                if events is not None:
-                    said.append(
-                        Event(
-                            EventKind.DIE_PLACED,
-                            piece=owner.id,
-                            name=e.name,
-                            number=e.space,
-                            rule=self.title,
-                        )
+                said.append(
+                    Event(
+                        EventKind.DIE_PLACED,
+                        piece=owner.id,
+                        name=e.name,
+                        number=e.space,
+                        rule=self.title,
                     )
+                )
             elif e.op == "shift_down" and e.thing is not None:
                 track.shift_down(state, owner.side, e.thing, e.by, said)
             elif e.op == "add_die":
@@ -407,6 +406,4 @@ def _seen_by_a_rival(state: GameState, owner: Piece) -> bool:
 
 
 def _token_name(role: Role) -> str:
-    from funkoverse.rules.vocabulary.tokens import TOKEN_NAMES
-
     return TOKEN_NAMES.get(role, role.value)
