@@ -3,7 +3,7 @@
 A parser given bad input refuses it: a `UserError` or a `ValueError` (with its own kinds:
 `SpecError`, `IllegalChoice`) whose message is one line naming what is wrong (the file or
 the field first), never another exception, never a hang, and nothing shared changed: the
-fan content in use and the loaded content stay as they were. A target raises `Broken`
+shipped content loaded stays as it was. A target raises `Broken`
 when the contract does not hold; anything else it raises is a crash of the parser.
 
 The targets take bytes (what a file or a pipe holds) and ignore inputs over `MAX_INPUT`.
@@ -49,9 +49,8 @@ def refused(error: BaseException, *labels: str) -> None:
 
 
 def shared_state() -> tuple[Any, ...]:
-    """What outside input must never change: the fan content folders in use and the
-    content loaded from them and from the box (the loaders' caches, by identity)."""
-    from funkoverse.content import fan
+    """What outside input must never change: the content loaded from the box (the loaders'
+    caches, by identity)."""
     from funkoverse.content.characters import load_characters
     from funkoverse.content.dice import load_dice
     from funkoverse.content.scenarios import load_scenarios
@@ -71,7 +70,7 @@ def shared_state() -> tuple[Any, ...]:
         load_scenarios,
         load_dice,
     )
-    return (fan.content_dirs(), *(id(f()) for f in loaded))
+    return tuple(id(f()) for f in loaded)
 
 
 @contextmanager

@@ -1,10 +1,10 @@
 """Fuzz targets: content files (`funkoverse content check FILE`: characters, items, statuses,
 companions, bonus objectives, scenarios, maps, dice, tokens, ultimates, ways to play) and
-folders of fan content (`--content DIR`, `content.extra.use_content`).
+folders of fan content (`--content DIR`, `content.catalog.load_catalog`).
 
 The first byte of an input picks the kind of file, the rest is the file. Refused: a
-`UserError` naming the file first; a folder that is refused leaves the fan content in use
-and the loaded content as they were. A fan card that is accepted is then played: a short
+`UserError` naming the file first; a folder that is refused leaves every catalog already
+made as it was. A fan card that is accepted is then played: a short
 game with it, where a crash means the loader let through what the rules cannot play.
 """
 
@@ -18,8 +18,8 @@ from contract import MAX_INPUT, Broken, keeps_shared_state, refused, scratch
 
 from funkoverse.ai.agents import RandomAgent
 from funkoverse.cli.content import check_file
-from funkoverse.content import extra
 from funkoverse.content import fan as fan_folders
+from funkoverse.content.catalog import Catalog, load_catalog
 from funkoverse.content.fields import DATA
 from funkoverse.content.setups import build
 from funkoverse.errors import UserError
@@ -68,29 +68,21 @@ def content_file(data: bytes) -> None:
 
 
 def _loaded() -> tuple[Any, ...]:
-    """The content in use, by value (a refused folder clears the loaders' caches, so they
-    are read again: what they hold must be what they held)."""
+    """The content of the shipped catalog and of the example folder's, by value: what they
+    hold must be what they held, whatever folder was refused beside them."""
     from contract import shared_state
 
-    from funkoverse.content.characters import load_characters
     from funkoverse.content.maps import shipped_maps
-    from funkoverse.content.scenarios import load_scenarios
-    from funkoverse.content.statuses import (
-        load_bonus_objectives,
-        load_companions,
-        load_items,
-        load_statuses,
-    )
 
     shared_state()  # every loader read, in the order the checks read them
+    example = Catalog((str(EXAMPLE),))
     return (
-        fan_folders.content_dirs(),
-        dict(load_characters()),
-        dict(load_items()),
-        dict(load_statuses()),
-        dict(load_companions()),
-        dict(load_bonus_objectives()),
-        dict(load_scenarios()),
+        dict(example.characters),
+        dict(example.items),
+        dict(example.statuses),
+        dict(example.companions),
+        dict(example.bonus_objectives),
+        dict(example.scenarios),
         shipped_maps(),
     )
 
@@ -104,7 +96,7 @@ def content_folder(data: bytes) -> None:
     if not data or len(data) > MAX_INPUT:
         return
     if not _BASELINE:
-        extra.use_content([EXAMPLE])
+        load_catalog([EXAMPLE])
         _BASELINE.append(_loaded())
     kind, body = _split(data, fan_folders.FOLDERS)
     fan = scratch() / "fan-content"
@@ -114,19 +106,16 @@ def content_folder(data: bytes) -> None:
     path = fan / kind / f"{FAN_ID}.toml"
     path.write_bytes(body)
     try:
-        extra.use_content([EXAMPLE, fan])
+        catalog = load_catalog([EXAMPLE, fan])
     except Exception as e:
         refused(e, str(path))
         if _loaded() != _BASELINE[0]:
             raise Broken("a refused content folder changed the content in use") from None
         return
-    try:
-        _play(kind)
-    finally:
-        extra.use_content([EXAMPLE])
+    _play(kind, catalog)
 
 
-def _play(kind: str) -> None:
+def _play(kind: str, catalog: Catalog) -> None:
     """A short random game with the accepted fan card (a knock-out duel, the fan card in
     it); a setup rule may refuse it, nothing may crash."""
     dark = TeamSpec("dark", ("wonder-woman",))
@@ -147,14 +136,13 @@ def _play(kind: str) -> None:
         map_id = FAN_ID
     elif kind == "scenarios":
         scenario = FAN_ID
-        from funkoverse.content.scenarios import load_scenarios
-
-        maps = load_scenarios()[FAN_ID].maps
+        maps = catalog.scenarios[FAN_ID].maps
         map_id = maps[0] if maps else map_id
     else:
         return  # a status card plays only through the hooks of the card that deals it
     try:
-        session = Session(build(SetupSpec(scenario, map_id, "standard", (dark, light))), 0)
+        spec = SetupSpec(scenario, map_id, "standard", (dark, light))
+        session = Session(build(spec, catalog=catalog), 0)
     except UserError:
         return
     agent = RandomAgent(0)

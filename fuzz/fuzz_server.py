@@ -19,7 +19,7 @@ from typing import Any
 
 from contract import MAX_INPUT, MAX_MESSAGE, Broken, keeps_shared_state
 
-from funkoverse.content.catalog import catalog
+from funkoverse.content.catalog import listing
 from funkoverse.content.setups import build, draw_spec
 from funkoverse.errors import UserError
 from funkoverse.rules.session import Session
@@ -34,7 +34,7 @@ REFUSALS = {400: "bad_request", 413: "too_large"}
 
 @cache
 def _box() -> dict[str, Any]:
-    return dict(catalog())
+    return dict(listing())
 
 
 def _refused(error: ApiError) -> None:

@@ -6,24 +6,15 @@ from __future__ import annotations
 
 import csv
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from funkoverse.cli import main
-from funkoverse.content.extra import use_content
+from funkoverse.content.catalog import SHIPPED, load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 FAN = ROOT / "examples" / "fan-content"
-
-
-@pytest.fixture(autouse=True)
-def _shipped_only() -> Iterator[None]:
-    """Each test starts and ends with the shipped content alone."""
-    use_content([])
-    yield
-    use_content([])
 
 
 def test_the_example_is_marked_house_made_and_checks_clean(
@@ -43,7 +34,7 @@ def test_simulate_then_report_ranks_the_fan_character(tmp_path: Path) -> None:
     argv = ["simulate", "--content", str(FAN), "--roster", roster, "--agent", "random"]
     argv += ["--map", "hedge-maze,themyscira", "--games", "4", "--max-rounds", "8"]
     assert main([*argv, "--out", str(db)]) == 0
-    use_content([])  # the report finds the folder from the store's plan
+    # the report finds the folder from the store's plan
     out = tmp_path / "report"
     assert main(["report", str(db), "--out", str(out), "--bootstrap", "10"]) == 0
     with (out / "ratings.csv").open(encoding="utf-8") as fh:
@@ -89,19 +80,20 @@ def test_a_broken_fan_file_names_file_field_and_fix(
 
 def test_a_refused_fan_folder_leaves_the_folders_in_use_before(tmp_path: Path) -> None:
     """Found by fuzzing: a refused `--content` folder dropped every fan folder in use, not
-    only itself (the lab's workers add a task's folders to those in use)."""
-    from funkoverse.content.characters import load_characters
-    from funkoverse.content.fan import content_dirs
+    only itself. A catalog is a value: a refused folder makes none, and the catalogs made
+    before hold what they held, the shipped one without the fan cards."""
     from funkoverse.errors import UserError
 
-    use_content([FAN])
+    fan = load_catalog([FAN])
     broken = tmp_path / "characters" / "fan.toml"
     broken.parent.mkdir()
     broken.write_text('id = "other"\n', encoding="utf-8")
     with pytest.raises(UserError, match=r"fan\.toml"):
-        use_content([FAN, tmp_path])
-    assert content_dirs() == (str(FAN),)
-    assert "the-gardener" in load_characters()
+        load_catalog([FAN, tmp_path])
+    assert fan.folders == (str(FAN),)
+    assert "the-gardener" in fan.characters
+    assert "the-gardener" not in SHIPPED.characters
+    assert load_catalog([FAN]) == fan
 
 
 def test_a_fan_card_whose_id_holds_a_newline_is_refused_on_one_line(tmp_path: Path) -> None:
@@ -113,7 +105,7 @@ def test_a_fan_card_whose_id_holds_a_newline_is_refused_on_one_line(tmp_path: Pa
     path.parent.mkdir()
     path.write_text('id = "\\n"\nname = "x"\nbox = "x"\npoints = 1\n', encoding="utf-8")
     with pytest.raises(UserError) as refused:
-        use_content([tmp_path])
+        load_catalog([tmp_path])
     assert str(refused.value) == f"{path}: field 'id': '\\n' should match the file name 'fan'"
     assert UserError("a\x1b[31mb\r\nc\td").args == ("a\\x1b[31mb\\r\\nc\td",)
 

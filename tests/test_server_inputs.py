@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from funkoverse.content.catalog import catalog
+from funkoverse.content.catalog import listing
 from funkoverse.server.errors import ApiError
 from funkoverse.server.inputs import MAX_DEPTH, fields, nesting, read_json
 from funkoverse.server.models import ChoiceIn, NewGame, UndoIn, check_ids
@@ -44,7 +44,7 @@ KEYS = st.sampled_from(
     ]
 )
 BODIES = st.dictionaries(KEYS, JSON, max_size=6)
-BOX = catalog()
+BOX = listing()
 
 
 def _read(data: bytes | str) -> Any:

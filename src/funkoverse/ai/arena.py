@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from funkoverse.ai.agents import Agent, agent_factory, base_name
+from funkoverse.content.catalog import SHIPPED, Catalog
 from funkoverse.content.setups import (
     FIRST_GAME_MAP,
     SetupRequest,
@@ -36,17 +37,18 @@ def match_spec(
     first_player: str | None,
     seed: int = 0,
     size: int | None = None,
+    catalog: Catalog = SHIPPED,
 ) -> SetupSpec:
     """The setup a match plays, as data: the one place that turns --scenario, --map and --size
     into a spec. Without a scenario, the knock-out game of basic characters; with one, that
-    scenario, its teams (and its map, when not given) drawn from `seed`."""
+    scenario, its teams (and its map, when not given) drawn from `seed` out of `catalog`."""
     if scenario is None:
         if size not in (None, 2):
             raise UserError("--size needs --scenario: the first game has two characters a side")
         return first_game_spec(map_id=map_id or FIRST_GAME_MAP, first_player=first_player)
     if size not in (None, 2, 3):
         raise UserError(f"--size must be 2 or 3 characters a side, not {size}")
-    spec = draw_spec(SetupRequest(scenario=scenario, map=map_id, size=size), seed)
+    spec = draw_spec(SetupRequest(scenario=scenario, map=map_id, size=size), seed, catalog)
     if first_player in spec.sides and not any(t.ultimate for t in spec.teams):
         spec = dataclasses.replace(spec, first_player=first_player)
     return spec
@@ -138,6 +140,7 @@ class GameSpec:
     max_rounds: int
     size: int | None = None
     engine: str | None = None  # the rules engine's name (None: the fastest built)
+    content: tuple[str, ...] = ()  # the fan content folders of its catalog
 
 
 @dataclass
@@ -162,10 +165,12 @@ class GameResult:
 
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game of a match to the end or to the round limit."""
-    probe = match_spec(spec.scenario, spec.map_id, None, spec.setup_seed, spec.size)
+    catalog = Catalog(spec.content)
+    probe = match_spec(spec.scenario, spec.map_id, None, spec.setup_seed, spec.size, catalog)
     seats = probe.sides
     first = seats[spec.first_seat % len(seats)]
-    setup = build(match_spec(spec.scenario, spec.map_id, first, spec.setup_seed, spec.size))
+    drawn = match_spec(spec.scenario, spec.map_id, first, spec.setup_seed, spec.size, catalog)
+    setup = build(drawn, catalog=catalog)
     session = Session(setup, spec.seed, engine=named(spec.engine))
     a_side = seats[spec.a_seat % len(seats)]
     agents = {
@@ -209,6 +214,7 @@ def game_specs(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     size: int | None = None,
     engine: str | None = None,
+    content: tuple[str, ...] = (),
 ) -> list[GameSpec]:
     """N games with A's seat changing every game and the first player every two games; each
     block of four games shares one draw of teams and map, so that both agents play both
@@ -227,6 +233,7 @@ def game_specs(
             max_rounds=max_rounds,
             size=size,
             engine=engine,
+            content=content,
         )
         for i in range(games)
     ]

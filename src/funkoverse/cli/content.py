@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from funkoverse.content.catalog import catalog
+from funkoverse.content.catalog import listing
 from funkoverse.content.characters import parse_character
 from funkoverse.content.dice import load_die_file
 from funkoverse.content.fields import DATA, read_toml, where
@@ -64,7 +64,7 @@ def register(sub: Any) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    found = catalog()
+    found = listing()
     if args.json:
         found_with_notes: dict[str, Any] = dict(found)
         found_with_notes["notes"] = list(NOTES.values())
@@ -159,13 +159,13 @@ def check_file(path: Path, kind: str | None) -> str:
 def check_folder(folder: Path) -> int:
     """A folder of fan-made content (as examples/fan-content): every file on its own, then
     all of them together with the shipped content (ids matching file names, no clash)."""
-    from funkoverse.content.extra import use_content
+    from funkoverse.content.catalog import load_catalog
     from funkoverse.content.fan import FOLDERS
 
     files = sorted(p for f in FOLDERS for p in (folder / f).glob("*.toml"))
     for path in files:
         print(check_file(path, None))
-    use_content([folder])
+    load_catalog([folder])
     print(f"{folder}: {len(files)} content files: all ok beside the shipped content")
     return 0
 
@@ -180,6 +180,6 @@ def run_check(args: argparse.Namespace) -> int:
     for path in sorted(DATA.rglob("*.toml")):
         check_file(path, None)
         total += 1
-    catalog()  # the loaders' own checks (ids match file names, hooks exist)
+    listing()  # the loaders' own checks (ids match file names, hooks exist)
     print(f"{total} content files: all ok")
     return 0

@@ -1,11 +1,14 @@
 """The `--content DIR` option that play, match, simulate and serve share: fan-made content
-folders added to the box before anything is set up."""
+folders added to the box, as the catalog the command's games are made of."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from funkoverse.content.catalog import Catalog
 
 
 def add_content_option(p: Any) -> None:
@@ -19,11 +22,9 @@ def add_content_option(p: Any) -> None:
     )
 
 
-def apply_content(args: argparse.Namespace) -> list[str]:
-    """Check and add the folders given with --content; returns them as absolute paths."""
-    from funkoverse.content.extra import use_content
+def content_catalog(args: argparse.Namespace) -> Catalog:
+    """The catalog of the shipped content and the folders given with --content (as absolute
+    paths), every file in them checked first."""
+    from funkoverse.content.catalog import load_catalog
 
-    dirs = [str(Path(d).resolve()) for d in getattr(args, "content", [])]
-    if dirs:
-        use_content(dirs)
-    return dirs
+    return load_catalog(str(Path(d).resolve()) for d in getattr(args, "content", []))

@@ -8,11 +8,13 @@ naming what is wrong.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
 from pathlib import Path
 
+from funkoverse.content.catalog import SHIPPED, Catalog
 from funkoverse.content.setups import build
 from funkoverse.errors import UserError
 from funkoverse.rules import Engine, IllegalChoice, Session
@@ -49,11 +51,12 @@ def read_game(path: Path) -> object:
         raise UserError(f"{path}: not a game file: its JSON is nested too deeply") from None
 
 
-def load_game(path: Path, engine: Engine | None = None) -> Session:
-    """The game saved in `path`, played again to where it stopped (on `engine`)."""
+def load_game(path: Path, engine: Engine | None = None, catalog: Catalog = SHIPPED) -> Session:
+    """The game saved in `path`, played again to where it stopped (on `engine`), its setup
+    built from `catalog`."""
     data = read_game(path)
     try:
-        return Session.from_json(data, build, engine)
+        return Session.from_json(data, functools.partial(build, catalog=catalog), engine)
     except IllegalChoice as e:
         raise UserError(f"{path}: {e}") from None
     except ValueError as e:

@@ -19,7 +19,7 @@ from funkoverse.ai.arena import (
     summarize,
 )
 from funkoverse.cli.engine import engine_of
-from funkoverse.cli.fancontent import add_content_option, apply_content
+from funkoverse.cli.fancontent import add_content_option, content_catalog
 
 
 def register(sub: Any) -> None:
@@ -65,9 +65,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    apply_content(args)
+    catalog = content_catalog(args)
     check_match(args.a, args.b, args.games, args.workers, args.max_rounds)
-    match_spec(args.scenario, args.map, None, args.seed, args.size)  # bad input: one line
+    match_spec(args.scenario, args.map, None, args.seed, args.size, catalog)  # bad input: one line
     specs = game_specs(
         args.a,
         args.b,
@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         args.max_rounds,
         args.size,
         engine_of(args).name,
+        catalog.folders,
     )
     results: list[GameResult] = []
     if sys.stderr.isatty() and args.games > 1:

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from funkoverse.ai.agents import AGENTS, playing_name
 from funkoverse.cli.engine import engine_of
-from funkoverse.cli.fancontent import add_content_option, apply_content
+from funkoverse.cli.fancontent import add_content_option, content_catalog
 from funkoverse.cli.gamefile import load_game, save_game
 from funkoverse.cli.terminal import Person, sides_panel
 from funkoverse.content.setups import SetupRequest, build, draw_spec, players_of
@@ -180,12 +180,12 @@ def _fresh_seed() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    apply_content(args)
+    catalog = content_catalog(args)
     if args.max_rounds < 1:
         raise UserError("--max-rounds must be at least 1")
     who, teams = _controllers(args)
     if args.load:
-        session = load_game(Path(args.load), engine_of(args))
+        session = load_game(Path(args.load), engine_of(args), catalog)
         spec = session.setup.spec
         assert spec is not None
         seats = {s: controller_of(spec.seat(s)) for s in session.seats}
@@ -204,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
             draft=args.draft,
             seats={s: seat_spec(s, c) for s, c in who.items()},
         )
-        drawn = draw_spec(request, seed)
+        drawn = draw_spec(request, seed, catalog)
         # a seat not named is played by the random agent
         seats = {s.seat: who.get(s.seat, "random") for s in drawn.seats}
         spec = SetupSpec(
@@ -216,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
             drawn.first_player,
             tuple(seat_spec(s, c) for s, c in seats.items()),
         )
-        session = Session(build(spec), seed, engine=engine_of(args))
+        session = Session(build(spec, catalog=catalog), seed, engine=engine_of(args))
     if args.json and "human" in seats.values():
         raise UserError("--json plays without a person: give every side an agent (e.g. random)")
     console = Console(highlight=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from funkoverse.cli.engine import engine_of
-from funkoverse.cli.fancontent import add_content_option, apply_content
+from funkoverse.cli.fancontent import add_content_option, content_catalog
 from funkoverse.errors import UserError
 
 
@@ -94,7 +94,7 @@ def _check_free(host: str, port: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    apply_content(args)
+    catalog = content_catalog(args)
     if not 0 < args.port < 65536:
         raise UserError(f"--port must be from 1 to 65535, not {args.port}")
     if args.workers < 1:
@@ -126,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
             allowed_origins=frozenset(args.allow_origin),
             engine=engine_of(args),
             presence=args.presence,
+            catalog=catalog,
         )
     except OSError as e:
         raise UserError(f"{db}: cannot open the games database: {e.strerror or e}") from None

@@ -12,7 +12,7 @@ from typing import Any
 
 from funkoverse.ai.agents import AGENTS
 from funkoverse.cli.engine import engine_of
-from funkoverse.cli.fancontent import add_content_option, apply_content
+from funkoverse.cli.fancontent import add_content_option, content_catalog
 from funkoverse.errors import UserError
 
 
@@ -131,19 +131,19 @@ def _list(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from funkoverse.content.statuses import load_items
     from funkoverse.lab.bars import parse_bar
     from funkoverse.lab.plan import matchups, plan
     from funkoverse.lab.run import check_backend
     from funkoverse.lab.run import run as run_plan
     from funkoverse.lab.store import Store
 
-    content = apply_content(args)
+    catalog = content_catalog(args)
+    content = list(catalog.folders)
     if args.backend == "local" and args.address:
         raise UserError("--address is for --backend ray")
     items = _list(args.items)
     if items == ["all"]:
-        items = sorted(i for i, card in load_items().items() if card.box != "house-made")
+        items = sorted(i for i, card in catalog.items.items() if card.box != "house-made")
     roster: list[str] | str = "all" if args.roster.strip() == "all" else _list(args.roster)
     found = matchups(
         roster,
@@ -156,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         [parse_bar(b) for b in args.bar],
         args.max_rounds,
         _list(args.focus),
+        catalog,
     )
     tasks = plan(found, args.games, args.seed, content)
     both = " (each pair of teams both ways: team A with each agent)" if _two_agents(found) else ""

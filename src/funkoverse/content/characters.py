@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from funkoverse.content.dice import load_dice
-from funkoverse.content.fan import extra_files, refuse_clash
+from funkoverse.content.fan import Folders, extra_files, refuse_clash
 from funkoverse.content.fields import (
     DATA,
     color,
@@ -117,13 +118,14 @@ def load_character_file(path: Path) -> CharacterCard:
 
 
 @cache
-def load_characters() -> Mapping[str, CharacterCard]:
-    """Every character card, by id: the shipped ones and any fan-made ones in use."""
+def load_characters(folders: Folders = ()) -> Mapping[str, CharacterCard]:
+    """Every character card, by id: the shipped ones and those of the fan content `folders`
+    (read once for each set of folders)."""
     cards: dict[str, CharacterCard] = {}
     files: dict[str, Path] = {}
     abilities: dict[str, Path] = {}  # an ability's id names it in bars and reports: one card's
     shipped = sorted(CHARACTERS.glob("*.toml"))
-    for path in shipped + extra_files("characters"):
+    for path in shipped + extra_files("characters", folders):
         card = load_character_file(path)
         if card.id != path.stem:
             raise UserError(
@@ -138,4 +140,4 @@ def load_characters() -> Mapping[str, CharacterCard]:
             abilities[ability.id] = path
         cards[card.id] = card
         files[card.id] = path
-    return cards
+    return MappingProxyType(cards)

@@ -1,6 +1,5 @@
-"""Where fan-made content is: the folders given with `--content DIR` that are in use, and
-their files of each kind. The loaders read the folders from here, beside the shipped files;
-`extra.use_content` sets them, once every file in them is checked.
+"""Where fan-made content is: the files of each kind in the folders a `Catalog` is made of
+(`--content DIR`), which the loaders read beside the shipped files.
 """
 
 from __future__ import annotations
@@ -20,22 +19,17 @@ FOLDERS = (
     "scenarios",
 )
 
-_DIRS: list[Path] = []  # the folders in use; `extra.use_content` sets them
+Folders = tuple[str, ...]  # fan content folders, as given
 
 
-def content_dirs() -> tuple[str, ...]:
-    """The fan content folders in use, as the paths given (for worker processes)."""
-    return tuple(str(d) for d in _DIRS)
-
-
-def extra_files(folder: str) -> list[Path]:
+def extra_files(folder: str, folders: Folders) -> list[Path]:
     """The fan content files of one kind (`characters`, `maps`, ...), folder by folder."""
-    return [p for d in _DIRS for p in sorted((d / folder).glob("*.toml"))]
+    return [p for d in folders for p in sorted((Path(d) / folder).glob("*.toml"))]
 
 
-def extra_map(map_id: str) -> Path | None:
-    """The fan map file with id `map_id`, if a content folder has one."""
-    for path in extra_files("maps"):
+def extra_map(map_id: str, folders: Folders) -> Path | None:
+    """The fan map file with id `map_id`, if one of the folders has one."""
+    for path in extra_files("maps", folders):
         if path.stem == map_id:
             return path
     return None
@@ -50,8 +44,3 @@ def refuse_clash(kind: str, card_id: str, path: Path, other: Path, field: str = 
         f"({where(other)}); give yours another id"
         + (" (and rename the file to match)" if field == "id" else "")
     )
-
-
-def set_content_dirs(dirs: list[Path]) -> None:
-    """Use these folders (`extra.use_content`, once it has checked them)."""
-    _DIRS[:] = dirs

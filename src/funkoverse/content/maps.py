@@ -18,7 +18,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from funkoverse.content.fan import extra_map
+from funkoverse.content.fan import Folders, extra_map
 from funkoverse.errors import UserError
 from funkoverse.rules.core.board import Board, column_letters
 
@@ -147,9 +147,10 @@ def shipped_maps() -> list[str]:
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
-def load_map(id_or_path: str | Path) -> Board:
-    """A shipped map by id (`"proving-grounds"`) or a map file by path. A shipped map is read
-    once: its tables (sight, steps) are built once per run, whoever plays on it."""
+def load_map(id_or_path: str | Path, folders: Folders = ()) -> Board:
+    """A shipped map by id (`"proving-grounds"`), a map of the fan content `folders` by id, or
+    a map file by path. A map is read once: its tables (sight, steps) are built once per run,
+    whoever plays on it."""
     text_id = str(id_or_path)
     lowered = text_id.lower().replace(" ", "-").replace("'", "")
     if (
@@ -162,7 +163,7 @@ def load_map(id_or_path: str | Path) -> Board:
     if isinstance(id_or_path, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", text_id):
         if _is(maps_folder() / f"{text_id}.toml", "is_file"):
             return _shipped_map(text_id)
-        fan = _fan_map(text_id)
+        fan = _fan_map(text_id, folders)
         if fan is not None:
             return fan
         if not _is(Path(text_id), "exists"):
@@ -189,9 +190,9 @@ def _shipped_map(map_id: str) -> Board:
     return dataclasses.replace(board, id=map_id)
 
 
-def _fan_map(map_id: str) -> Board | None:
-    """A fan-made map of a content folder in use (`--content`), by id; read once."""
-    path = extra_map(map_id)
+def _fan_map(map_id: str, folders: Folders) -> Board | None:
+    """A fan-made map of one of the content folders (`--content`), by id; read once."""
+    path = extra_map(map_id, folders)
     if path is None:
         return None
     return _fan_map_file(str(path), map_id)

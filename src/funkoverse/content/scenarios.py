@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from funkoverse.content.fan import extra_files, refuse_clash
+from funkoverse.content.fan import Folders, extra_files, refuse_clash
 from funkoverse.content.fields import DATA, color, need, only_fields, read_toml, shown, where
 from funkoverse.content.maps import load_map
 from funkoverse.errors import UserError
@@ -90,10 +91,12 @@ def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
 
 
 @cache
-def load_scenarios() -> Mapping[str, Scenario]:
+def load_scenarios(folders: Folders = ()) -> Mapping[str, Scenario]:
+    """Every scenario, by id: the shipped ones and those of the fan content `folders`."""
     found: dict[str, Scenario] = {}
     files: dict[str, Path] = {}
-    for path in sorted((DATA / "scenarios").glob("*.toml")) + extra_files("scenarios"):
+    shipped = sorted((DATA / "scenarios").glob("*.toml"))
+    for path in shipped + extra_files("scenarios", folders):
         s = parse_scenario(read_toml(path), where(path))
         if s.id != path.stem:
             raise UserError(
@@ -103,23 +106,23 @@ def load_scenarios() -> Mapping[str, Scenario]:
             refuse_clash("scenario", s.id, path, files[s.id])
         found[s.id] = s
         files[s.id] = path
-    return found
+    return MappingProxyType(found)
 
 
-def default_map(scenario_id: str) -> str:
+def default_map(scenario_id: str, folders: Folders = ()) -> str:
     """The map a scenario is played on when none is named: the first of its maps that this
     program has (the lab's, the RL environment's)."""
-    for map_id in scenario(scenario_id).maps:
+    for map_id in scenario(scenario_id, folders).maps:
         try:
-            load_map(map_id)
+            load_map(map_id, folders)
         except UserError:
             continue
         return map_id
     raise UserError(f"scenario '{scenario_id}': none of its maps is here; give one with --map")
 
 
-def scenario(scenario_id: str) -> Scenario:
-    known = load_scenarios()
+def scenario(scenario_id: str, folders: Folders = ()) -> Scenario:
+    known = load_scenarios(folders)
     if scenario_id not in known:
         raise UserError(f"unknown scenario '{scenario_id}'; known: {', '.join(sorted(known))}")
     return known[scenario_id]
@@ -148,7 +151,7 @@ def load_modes() -> tuple[Mapping[str, Any], ...]:
     return tuple(data.get("mode", []))
 
 
-def scenarios() -> list[dict[str, Any]]:
+def scenarios(folders: Folders = ()) -> list[dict[str, Any]]:
     return [
         {
             "id": s.id,
@@ -168,7 +171,7 @@ def scenarios() -> list[dict[str, Any]]:
             "target_three": s.target_three,
             "text": s.note,
         }
-        for s in load_scenarios().values()
+        for s in load_scenarios(folders).values()
     ]
 
 

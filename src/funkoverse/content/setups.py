@@ -1,7 +1,7 @@
-"""Setups from shipped content: drawing a `SetupSpec` and building the engine's `Setup` from it.
+"""Setups from content: drawing a `SetupSpec` and building the engine's `Setup` from it.
 
-`build(spec)` is the one way a spec becomes a game's setup: every id is looked up in the
-content, every setup rule is checked (starting areas large enough, equal numbers of
+`build(spec, catalog)` is the one way a spec becomes a game's setup: every id is looked up
+in the catalog (the shipped boxes unless fan folders are added), every setup rule is checked (starting areas large enough, equal numbers of
 attachments, what the scenario and the way to play allow), and a bad spec is refused with
 one line naming the field and the rule. `draw_spec` fills in what a request leaves out
 (scenario, map, teams, items) from a seed, as `funkoverse play` and the server do.
@@ -13,17 +13,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from funkoverse.content.characters import load_characters
+from funkoverse.content.catalog import SHIPPED, Catalog
 from funkoverse.content.dice import load_dice
 from funkoverse.content.fields import shown
-from funkoverse.content.maps import load_map
-from funkoverse.content.scenarios import load_scenarios, load_ultimates
-from funkoverse.content.statuses import (
-    load_bonus_objectives,
-    load_companions,
-    load_items,
-    load_statuses,
-)
+from funkoverse.content.scenarios import load_ultimates
 from funkoverse.errors import UserError
 from funkoverse.rules.core.board import Board
 from funkoverse.rules.core.cards import CharacterCard, TokenColor
@@ -54,10 +47,13 @@ def team(side: str, ids: Sequence[str], items: Mapping[str, str] | None = None) 
 
 
 def _team_setup(
-    t: TeamSpec, where: str, extra: Mapping[str, CharacterCard] | None = None
+    t: TeamSpec,
+    where: str,
+    extra: Mapping[str, CharacterCard] | None = None,
+    catalog: Catalog = SHIPPED,
 ) -> TeamSetup:
-    cards = {**load_characters(), **(extra or {})}
-    known_items = load_items()
+    cards = {**catalog.characters, **(extra or {})}
+    known_items = catalog.items
     chosen: list[CharacterCard] = []
     for j, cid in enumerate(t.characters):
         if cid not in cards:
@@ -90,14 +86,14 @@ def _team_setup(
                 f"{_at(where, f'items[{j}].holder')}{cards[holder].name} is a basic character and "
                 "cannot hold items (Item Setup)"
             )
-    companions = load_companions()
+    companions = catalog.companions
     for j, (companion, _) in enumerate(t.companions):
         if companion not in companions:
             raise UserError(
                 f"{_at(where, f'companions[{j}]')}unknown companion '{companion}'; known: "
                 f"{', '.join(sorted(companions))}"
             )
-    bonuses = load_bonus_objectives()
+    bonuses = catalog.bonus_objectives
     for j, bonus in enumerate(t.bonus):
         if bonus not in bonuses:
             raise UserError(
@@ -149,15 +145,16 @@ def make_setup(
     scenario: Scenario | None = None,
     first_player: str | None = None,
     board: Board | None = None,
+    catalog: Catalog = SHIPPED,
 ) -> Setup:
     """A checked setup of these teams: built from their spec, as every setup is."""
     sid = scenario.id if scenario is not None else "knockout"
-    found = scenario or load_scenarios()["knockout"]
+    found = scenario or catalog.scenarios["knockout"]
     mode = "free-for-all" if found.free_for_all else "ultimate" if found.ultimate else "standard"
     if any(t.players for t in teams):
         mode = "teams"
     spec = SetupSpec(sid, map_id, mode, tuple(team_spec(t) for t in teams), None, first_player)
-    return build(spec, board=board, scenario=scenario, check_mode=False)
+    return build(spec, board=board, scenario=scenario, check_mode=False, catalog=catalog)
 
 
 def first_game(
@@ -201,13 +198,15 @@ def build(
     check_mode: bool = True,
     cards: Mapping[str, CharacterCard] | None = None,
     puzzle: bool = False,
+    catalog: Catalog = SHIPPED,
 ) -> Setup:
     """The engine's setup for `spec`, checked against the content and the setup rules; a
     bad spec is refused with `UserError` naming the field. `board`, `scenario` and `cards`
     stand in for the map, the scenario and character cards the spec names (made for a test
     or a puzzle); a `puzzle` is a position to study, not a game to start, so the setup
-    rules (equal items, starting areas, the scenario's map layers) are not asked of it."""
-    scenarios = load_scenarios()
+    rules (equal items, starting areas, the scenario's map layers) are not asked of it.
+    `catalog` is the content the spec's ids name (the shipped boxes, or with fan folders)."""
+    scenarios = catalog.scenarios
     if scenario is None:
         if spec.scenario not in scenarios:
             raise UserError(
@@ -232,7 +231,7 @@ def build(
         )
     if board is None:
         try:
-            board = load_map(spec.map)
+            board = catalog.board(spec.map)
         except UserError as e:
             raise UserError(f"spec field 'map': {e}") from None
     if not puzzle:
@@ -241,7 +240,7 @@ def build(
     teams = [
         TeamSetup(t.side, ())
         if drafted and not t.characters
-        else _team_setup(t, f"teams[{i}]", cards)
+        else _team_setup(t, f"teams[{i}]", cards, catalog)
         for i, t in enumerate(spec.teams)
     ]
     sides = [t.side for t in teams]
@@ -256,7 +255,7 @@ def build(
             raise UserError(
                 f"spec field 'seats.{s.seat}': not a seat of this game ({', '.join(sides)})"
             )
-    draft = _draft(spec.draft) if spec.draft is not None else None
+    draft = _draft(spec.draft, catalog) if spec.draft is not None else None
     if not puzzle:
         _check_teams(board, scenario, teams)
         _check_sizes(scenario, spec, teams)
@@ -266,18 +265,18 @@ def build(
         scenario=scenario,
         dice=dict(load_dice()),
         first_player=spec.first_player,
-        items=dict(load_items()),
-        statuses=dict(load_statuses()),
+        items=dict(catalog.items),
+        statuses=dict(catalog.statuses),
         draft=draft,
-        companions=dict(load_companions()),
-        bonus_objectives=dict(load_bonus_objectives()),
+        companions=dict(catalog.companions),
+        bonus_objectives=dict(catalog.bonus_objectives),
         spec=spec,
     )
 
 
-def _draft(d: DraftSpec) -> Draft:
-    cards = load_characters()
-    items = load_items()
+def _draft(d: DraftSpec, catalog: Catalog) -> Draft:
+    cards = catalog.characters
+    items = catalog.items
     for j, cid in enumerate(d.characters):
         if cid not in cards:
             raise UserError(f"spec field 'draft.characters[{j}]': unknown character '{cid}'")
@@ -436,14 +435,14 @@ DRAWN_SIZES = (1, 2, 3)  # the teams `random_teams` draws
 
 
 def random_teams(
-    rng: random.Random, size: int | None = None
+    rng: random.Random, size: int | None = None, catalog: Catalog = SHIPPED
 ) -> dict[str, tuple[tuple[str, ...], dict[str, str]]]:
     """Two legal teams drawn from every shipped card: one character a side (a duel), one
     character and one basic character a side, or three characters and one item a side."""
-    cards = load_characters()
+    cards = catalog.characters
     named = sorted(c for c, card in cards.items() if not card.basic)
     basics = sorted(c for c, card in cards.items() if card.basic)
-    items = sorted(i for i, card in load_items().items() if card.box != "house-made")
+    items = sorted(i for i, card in catalog.items.items() if card.box != "house-made")
     size = size or rng.choice((2, 3))
     drawn: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
     for side in ("dark", "light"):
@@ -462,12 +461,12 @@ def random_teams(
 
 
 def first_game_teams(
-    rng: random.Random, scenario: Scenario
+    rng: random.Random, scenario: Scenario, catalog: Catalog = SHIPPED
 ) -> dict[str, tuple[tuple[str, ...], dict[str, str]]]:
     """Your First Game, Setup: each side takes characters of the scenario's box (one in DC
     Comics, two in Universal Monsters; "Your ... characters are allies") and the basic
     character that matches its base color; no items."""
-    cards = load_characters()
+    cards = catalog.characters
     named = sorted(c for c, card in cards.items() if not card.basic and card.box == scenario.box)
     basic = {
         card.base: c for c, card in sorted(cards.items()) if card.basic and card.box == scenario.box
@@ -498,11 +497,11 @@ class SetupRequest:
     seats: Mapping[str, SeatSpec] = field(default_factory=dict)
 
 
-def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
+def draw_spec(request: SetupRequest, seed: int, catalog: Catalog = SHIPPED) -> SetupSpec:
     """A whole spec for `request`: what it leaves out drawn from `seed` (a scenario among the
     standard ones, the scenario's map, teams, items), then checked by `build`."""
     rng = random.Random(seed)
-    scenarios = load_scenarios()
+    scenarios = catalog.scenarios
     if request.scenario is not None:
         if request.scenario not in scenarios:
             raise UserError(
@@ -542,17 +541,24 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
                 f"field 'teams.{other}': a team of {given} is not drawn; give {other}'s "
                 "characters too"
             )
-        drawn = random_teams(random.Random(seed + 1), given)
+        drawn = random_teams(random.Random(seed + 1), given, catalog)
         fixed[other] = (drawn[other][0], {})
     if request.draft:
         if fixed or request.items or request.players or request.mode:
             raise UserError(
                 "--draft chooses the teams in the game: give no characters, items, players or mode"
             )
-        spec = _draft_spec(rng, chosen, request.map, request.draft, request.secret)
+        spec = _draft_spec(rng, chosen, request.map, request.draft, request.secret, catalog=catalog)
     else:
         spec = _scenario_spec(
-            rng, chosen, request.map, request.mode, request.players, fixed, request.size
+            rng,
+            chosen,
+            request.map,
+            request.mode,
+            request.players,
+            fixed,
+            request.size,
+            catalog=catalog,
         )
     if request.first_player is not None:
         spec = replace(spec, first_player=request.first_player)
@@ -562,7 +568,7 @@ def draw_spec(request: SetupRequest, seed: int) -> SetupSpec:
             raise UserError(f"no seat {shown(seat)} in this game; its seats are {', '.join(sides)}")
     seats = tuple(request.seats.get(side, SeatSpec(side)) for side in sides)
     spec = replace(spec, seats=seats)
-    build(spec)
+    build(spec, catalog=catalog)
     return spec
 
 
@@ -600,6 +606,7 @@ def _scenario_spec(
     players: int | None = None,
     fixed: Mapping[str, tuple[tuple[str, ...], Mapping[str, str]]] | None = None,
     size: int | None = None,
+    catalog: Catalog = SHIPPED,
 ) -> SetupSpec:
     mode = mode_for(scenario, mode, players)
     if size is not None and size not in scenario.sizes:
@@ -609,10 +616,10 @@ def _scenario_spec(
         )
     if map_id is None:
         map_id = scenario.maps[0] if scenario.first_game else rng.choice(scenario.maps)
-    board = load_map(map_id)
+    board = catalog.board(map_id)
     _check_map(board, scenario, map_id)
     fixed = dict(fixed or {})
-    cards = load_characters()
+    cards = catalog.characters
     named = sorted(c for c, card in cards.items() if not card.basic)
     teams: list[TeamSpec] = []
     if mode == "free-for-all":
@@ -623,7 +630,7 @@ def _scenario_spec(
                 f"{board.name} has {len(seats)} free-for-all starting areas; {count} players need {count}"
             )
         for seat in seats:
-            ids, _ = fixed.get(seat) or random_teams(rng, 2)["dark"]
+            ids, _ = fixed.get(seat) or random_teams(rng, 2, catalog)["dark"]
             teams.append(TeamSpec(seat, tuple(ids)))
         return SetupSpec(scenario.id, map_id, mode, tuple(teams))
     if mode == "ultimate":
@@ -651,9 +658,9 @@ def _scenario_spec(
         pair.sort(key=lambda t: t.side)
         return SetupSpec(scenario.id, map_id, mode, tuple(pair))
     if scenario.first_game:
-        drawn = first_game_teams(rng, scenario)
+        drawn = first_game_teams(rng, scenario, catalog)
     else:
-        drawn = random_teams(rng, size or (3 if mode == "teams" else None))
+        drawn = random_teams(rng, size or (3 if mode == "teams" else None), catalog)
     for side in ("dark", "light"):
         ids, items = fixed.get(side) or drawn[side]
         given = tuple((i, h) for h, i in items.items())
@@ -676,16 +683,17 @@ def _draft_spec(
     map_id: str | None = None,
     size: int = 3,
     secret: bool = True,
+    catalog: Catalog = SHIPPED,
 ) -> SetupSpec:
     if scenario.free_for_all or scenario.ultimate:
         raise UserError("choosing characters in the game is for two sides; not for this scenario")
     if size not in (2, 3):
         raise UserError(f"a side chooses two or three characters, not {size}")
     map_id = map_id or rng.choice(scenario.maps)
-    board = load_map(map_id)
+    board = catalog.board(map_id)
     _check_map(board, scenario, map_id)
-    cards = tuple(c.id for c in load_characters().values() if c.box != "house-made")
-    items = tuple(sorted(i for i, card in load_items().items() if card.box != "house-made"))
+    cards = tuple(c.id for c in catalog.characters.values() if c.box != "house-made")
+    items = tuple(sorted(i for i, card in catalog.items.items() if card.box != "house-made"))
     draft = DraftSpec(size, 1 if size == 3 else 0, secret, cards, items)
     return SetupSpec(scenario.id, map_id, "standard", (TeamSpec("dark"), TeamSpec("light")), draft)
 

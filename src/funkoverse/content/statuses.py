@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from funkoverse.content.fan import extra_files, refuse_clash
+from funkoverse.content.fan import Folders, extra_files, refuse_clash
 from funkoverse.content.fields import (
     DATA,
     hooks,
@@ -166,10 +167,10 @@ def parse_bonus(data: Mapping[str, Any], name: str) -> BonusObjective:
     )
 
 
-def _load(directory: Path, parse: Any) -> dict[str, Any]:
+def _load(directory: Path, parse: Any, folders: Folders) -> Mapping[str, Any]:
     found: dict[str, Any] = {}
     files: dict[str, Path] = {}
-    for path in sorted(directory.glob("*.toml")) + extra_files(directory.name):
+    for path in sorted(directory.glob("*.toml")) + extra_files(directory.name, folders):
         card = parse(read_toml(path), where(path))
         if card.id != path.stem:
             raise UserError(
@@ -179,27 +180,27 @@ def _load(directory: Path, parse: Any) -> dict[str, Any]:
             refuse_clash(directory.name.rstrip("s"), card.id, path, files[card.id])
         found[card.id] = card
         files[card.id] = path
-    return found
+    return MappingProxyType(found)
 
 
 @cache
-def load_statuses() -> Mapping[str, StatusCard]:
-    return _load(STATUSES, parse_status)
+def load_statuses(folders: Folders = ()) -> Mapping[str, StatusCard]:
+    return _load(STATUSES, parse_status, folders)
 
 
 @cache
-def load_items() -> Mapping[str, ItemCard]:
-    return _load(ITEMS, parse_item)
+def load_items(folders: Folders = ()) -> Mapping[str, ItemCard]:
+    return _load(ITEMS, parse_item, folders)
 
 
 @cache
-def load_companions() -> Mapping[str, CompanionCard]:
-    return _load(DATA / "companions", parse_companion)
+def load_companions(folders: Folders = ()) -> Mapping[str, CompanionCard]:
+    return _load(DATA / "companions", parse_companion, folders)
 
 
 @cache
-def load_bonus_objectives() -> Mapping[str, BonusObjective]:
-    return _load(DATA / "bonus_objectives", parse_bonus)
+def load_bonus_objectives(folders: Folders = ()) -> Mapping[str, BonusObjective]:
+    return _load(DATA / "bonus_objectives", parse_bonus, folders)
 
 
 @cache

@@ -11,7 +11,7 @@ from typing import Any
 
 from funkoverse.ai.agents import Agent
 from funkoverse.ai.arena import make_agent, play
-from funkoverse.content.extra import use_content
+from funkoverse.content.catalog import load_catalog
 from funkoverse.content.setups import build
 from funkoverse.lab.bars import RestrictedAgent, parse_bar
 from funkoverse.lab.plan import GameTask
@@ -41,9 +41,9 @@ def play_task(task: GameTask, engine: str | None = None) -> GameRecord:
     """Play one game of a sweep to the end or the round limit, on the rules engine named
     `engine` (None: the fastest built; the engines play the same games)."""
     t0 = time.perf_counter()
-    use_content(task.content)
+    catalog = load_catalog(task.content)
     spec = SetupSpec.from_json(task.spec)
-    session = Session(build(spec), task.seed, engine=named(engine))
+    session = Session(build(spec, catalog=catalog), task.seed, engine=named(engine))
     # the First Player marker passes every round: who went first is read before any round
     starting = session.state.first_player
     bars = [parse_bar(text) for text in task.bars]

@@ -17,10 +17,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from funkoverse.ai.agents import agent_factory
-from funkoverse.content.characters import load_characters
-from funkoverse.content.scenarios import default_map, load_scenarios
+from funkoverse.content.catalog import SHIPPED, Catalog
 from funkoverse.content.setups import build
-from funkoverse.content.statuses import load_items
 from funkoverse.errors import UserError
 from funkoverse.lab.bars import Bar, check_bars
 from funkoverse.rules import SetupSpec, TeamSpec
@@ -109,9 +107,9 @@ def game_seed(master: int, matchup: str, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def roster_ids(roster: Sequence[str] | str) -> list[str]:
+def roster_ids(roster: Sequence[str] | str, catalog: Catalog = SHIPPED) -> list[str]:
     """The characters of a roster: the ids given, or every character for "all"."""
-    cards = load_characters()
+    cards = catalog.characters
     if roster == "all" or list(roster) == ["all"]:
         return sorted(cards)
     ids = list(roster)
@@ -125,10 +123,12 @@ def roster_ids(roster: Sequence[str] | str) -> list[str]:
     return sorted(ids)
 
 
-def teams(roster: Sequence[str], size: int, items: Sequence[str] = ()) -> list[Team]:
+def teams(
+    roster: Sequence[str], size: int, items: Sequence[str] = (), catalog: Catalog = SHIPPED
+) -> list[Team]:
     """Every team of `size` characters of the roster (no two allies of one name); with
     items, one team for each item, held by the team's first character who is not basic."""
-    cards = load_characters()
+    cards = catalog.characters
     if size < 1 or size > len(roster):
         raise UserError(f"--size {size}: the roster has {len(roster)} characters")
     out: list[Team] = []
@@ -159,30 +159,32 @@ def matchups(
     bars: Sequence[Bar] = (),
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     focus: Sequence[str] = (),
+    catalog: Catalog = SHIPPED,
 ) -> list[Matchup]:
     """Every pair of teams with no character in common, on every scenario and map (a
     scenario's own first map when none is given), checked to build. With `focus` (character
     or item ids), only the pairs where a team has one of them, that team as team A: a card
     measured against every team. With two agents, every pair is played both ways: team A
-    with `agent_a` against team B with `agent_b`, and the other way round."""
+    with `agent_a` against team B with `agent_b`, and the other way round. The cards, maps
+    and scenarios are `catalog`'s."""
     agent_factory(agent_a)
     agent_factory(agent_b or agent_a)
     if max_rounds < 1:
         raise UserError(f"--max-rounds must be at least 1, not {max_rounds}")
-    known_items = load_items()
+    known_items = catalog.items
     for item in items:
         if item not in known_items:
             raise UserError(
                 f"--items: unknown item '{item}'; known: {', '.join(sorted(known_items))}"
             )
-    abilities = {a.id for c in load_characters().values() for a in c.abilities}
+    abilities = {a.id for c in catalog.characters.values() for a in c.abilities}
     check_bars(bars, abilities, set(known_items))
-    all_scenarios = load_scenarios()
-    ids = roster_ids(roster)
+    all_scenarios = catalog.scenarios
+    ids = roster_ids(roster, catalog)
     for f in focus:
         if f not in ids and f not in items:
             raise UserError(f"--focus {f}: not a character of the roster nor an item given")
-    made = teams(ids, size, items)
+    made = teams(ids, size, items, catalog)
     # two agents: each matchup played both ways, so that no team's figures are its agent's
     second = agent_b or agent_a
     sides = [(agent_a, second)] if second == agent_a else [(agent_a, second), (second, agent_a)]
@@ -192,7 +194,7 @@ def matchups(
             raise UserError(
                 f"--scenario: unknown scenario '{sid}'; known: {', '.join(sorted(all_scenarios))}"
             )
-        for map_id in maps or (default_map(sid),):
+        for map_id in maps or (catalog.default_map(sid),):
             for a, b in itertools.combinations(made, 2):
                 if set(a.characters) & set(b.characters):
                     continue
@@ -205,7 +207,7 @@ def matchups(
     if not out:
         raise UserError("no matchup: every two teams of this roster share a character")
     for m in {(m.scenario, m.map): m for m in out}.values():
-        build(spec_of(m, 0))  # a bad scenario, map or team: one line, before any game
+        build(spec_of(m, 0), catalog=catalog)  # a bad scenario, map or team: one line first
     return out
 
 

@@ -17,9 +17,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from funkoverse.content.characters import load_characters
-from funkoverse.content.extra import use_content
-from funkoverse.content.statuses import load_items
+from funkoverse.content.catalog import SHIPPED, Catalog, load_catalog
 from funkoverse.errors import UserError
 from funkoverse.lab import stats
 from funkoverse.lab.bars import parse_bar
@@ -66,14 +64,14 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _names() -> dict[str, str]:
-    return {cid: card.name for cid, card in load_characters().items()}
+def _names(catalog: Catalog) -> dict[str, str]:
+    return {cid: card.name for cid, card in catalog.characters.items()}
 
 
-def _card_names() -> dict[str, str]:
+def _card_names(catalog: Catalog) -> dict[str, str]:
     """Ability and item ids by the names their cards print."""
-    named = {a.id: a.name for card in load_characters().values() for a in card.abilities}
-    named.update({iid: item.name for iid, item in load_items().items()})
+    named = {a.id: a.name for card in catalog.characters.values() for a in card.abilities}
+    named.update({iid: item.name for iid, item in catalog.items.items()})
     return named
 
 
@@ -106,8 +104,9 @@ def write_report(
     if not games_all:
         raise UserError(f"{results}: no games stored yet; run funkoverse simulate first")
     # without the fan content folders, fan cards lose their names and owners, not their figures
+    catalog = SHIPPED
     with contextlib.suppress(UserError):
-        use_content([d for d in stats.content_of(results) if Path(d).is_dir()])
+        catalog = load_catalog(d for d in stats.content_of(results) if Path(d).is_dir())
     games = [g for g in games_all if not g.bars]
     if not games:
         raise UserError(
@@ -115,9 +114,10 @@ def write_report(
         )
     other = _free_games(against) if against is not None else None
     out.mkdir(parents=True, exist_ok=True)
-    names = _names()
-    owners = {a.id: cid for cid, card in load_characters().items() for a in card.abilities}
+    names = _names(catalog)
+    owners = {a.id: cid for cid, card in catalog.characters.items() for a in card.abilities}
     figures = _figures(games, games_all, owners, bootstrap, seed)
+    figures["catalog"] = catalog  # the cards the figures name
     if against is not None and other is not None:
         fitted: Fit = figures["model"]  # type: ignore[assignment]
         figures["against"] = against
@@ -374,9 +374,8 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     """A few sentences on what the figures say most clearly."""
     out: list[str] = []
     games: Sequence[Game] = f["games"]  # type: ignore[assignment]
-    from funkoverse.content.scenarios import load_scenarios
-
-    known = load_scenarios()
+    catalog: Catalog = f.get("catalog", SHIPPED)  # type: ignore[assignment]
+    known = catalog.scenarios
     where = " and ".join(
         known[s].name if s in known else s for s in sorted({g.scenario for g in games})
     )
@@ -416,7 +415,7 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     if abilities:
         most = max(abilities.values(), key=lambda u: u.uses / max(1, u.available))
         least = min(abilities.values(), key=lambda u: u.used_games / max(1, u.available))
-        cards = _card_names()
+        cards = _card_names(catalog)
         out.append(
             f"The most used ability is {cards.get(most.card, most.card)} "
             f"({most.uses / max(1, most.available):.1f} uses a game); "
@@ -427,12 +426,12 @@ def stand_out(f: dict[str, object], names: dict[str, str]) -> list[str]:
     worth: list[stats.Worth] = f["worth"]  # type: ignore[assignment]
     for w in (w for w in worth if not w.comparable):
         out.append(
-            f"Barring {_bar_name(w.bar, _card_names())} is not measured: {NOTHING_TO_COMPARE}"
+            f"Barring {_bar_name(w.bar, _card_names(catalog))} is not measured: {NOTHING_TO_COMPARE}"
         )
     if worth and worth[0].comparable:
         w = worth[0]
         out.append(
-            f"Barring {_bar_name(w.bar, _card_names())} moves its side's win rate from {_ci(w.free)} to {_ci(w.barred)}: "
+            f"Barring {_bar_name(w.bar, _card_names(catalog))} moves its side's win rate from {_ci(w.free)} to {_ci(w.barred)}: "
             f"it is worth {100 * w.worth:+.0f} points of win rate"
             + (
                 "."

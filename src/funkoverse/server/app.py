@@ -21,8 +21,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from funkoverse.content.catalog import cards, catalog
-from funkoverse.content.maps import load_map
+from funkoverse.content.catalog import SHIPPED, Catalog, cards
+from funkoverse.content.catalog import listing as content_listing
 from funkoverse.content.rulebooks import rule_text, rulebooks
 from funkoverse.content.setups import draw_spec
 from funkoverse.errors import UserError
@@ -83,25 +83,27 @@ def create_app(
     engine: Engine | None = None,
     clock: Clock | None = None,
     presence: float = PRESENCE,
+    catalog: Catalog = SHIPPED,
 ) -> Any:
     """The server's application, its games kept in the SQLite database `db` and played on
     `engine` (None: the fastest built), the computer's seats too; `clock` is the time its
     clocks and presence read (the time of day unless a test gives its own), and a seat
-    without an open socket counts as here `presence` seconds after a request."""
+    without an open socket counts as here `presence` seconds after a request. Its games are
+    made of `catalog`: the shipped boxes, or with fan content folders."""
     store = store if store is not None else Store(db)
     database = Database(store)
-    games = Games(database, None, engine=engine, clock=clock, presence=presence)
+    games = Games(database, None, engine=engine, clock=clock, presence=presence, catalog=catalog)
     limits = limits or Limits()
     making = Limit("new games", limits.games, limits.burst)
     hints = Limit("hints", limits.hints, limits.burst)
-    box: dict[str, Any] = dict(catalog())
+    box: dict[str, Any] = dict(content_listing(catalog))
     box["levels"] = ["easy", "normal", "hard", "expert"]
-    box["cards"] = cards()
+    box["cards"] = cards(catalog)
     map_ids = {m["id"] for m in box["maps"]}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        games.thinkers = Thinkers(workers, games.engine.name) if thinking else None
+        games.thinkers = Thinkers(workers, games.engine.name, catalog.folders) if thinking else None
         await games.resume()
         yield
         if games.thinkers is not None:
@@ -171,7 +173,7 @@ def create_app(
         if map_id not in map_ids:
             shown = map_id if len(map_id) <= 40 else map_id[:40] + "..."
             raise ApiError(404, "not_found", f"no map {shown!r}; the maps are in /api/content")
-        return board_to_json(load_map(map_id))
+        return board_to_json(catalog.board(map_id))
 
     @app.post(
         "/api/games",
@@ -186,7 +188,7 @@ def create_app(
         making.take(client_address(request))
         seed = body.seed if body.seed is not None else secrets.randbits(SEED_BITS)
         try:
-            spec = draw_spec(body.request(), seed)
+            spec = draw_spec(body.request(), seed, catalog)
         except UserError as e:
             raise ApiError(400, "bad_request", str(e)) from None
         table = _table(body, spec)

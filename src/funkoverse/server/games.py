@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from funkoverse.ai.agents import playing_name
+from funkoverse.content.catalog import SHIPPED, Catalog
 from funkoverse.content.setups import build
 from funkoverse.rules import (
     CHANCE,
@@ -157,8 +158,10 @@ class Games:
         engine: Engine | None = None,
         clock: Clock | None = None,
         presence: float = PRESENCE,
+        catalog: Catalog = SHIPPED,
     ) -> None:
         self.db = db
+        self.catalog = catalog  # what the games are made of
         self.engine = engine if engine is not None else best()  # the rules engine games use
         self.thinkers = thinkers
         self.max_watchers = max_watchers
@@ -173,7 +176,7 @@ class Games:
 
     def _load(self, row: GameRow, entries: list[Any], stored: dict[str, Any], table: Table) -> Room:
         spec = SetupSpec.from_json(row.spec)
-        session = Session(build(spec), row.seed, entries, engine=self.engine)
+        session = Session(build(spec, catalog=self.catalog), row.seed, entries, engine=self.engine)
         seating = Seating(spec, table.seating == "per-player")
         seats = {}
         for seat, (digest, joined) in stored.items():
@@ -281,7 +284,7 @@ class Games:
         and a fresh token for each human seat. Nothing is kept unless the database took the
         game (503 otherwise). With `parent`, the new game is its rematch: the parent's table
         names it and keeps each seat's new token, written in the same transaction."""
-        setup = build(spec)
+        setup = build(spec, catalog=self.catalog)
         session = Session(setup, seed, engine=self.engine)
         table = table.copy() if table is not None else Table()
         seating = Seating(spec, table.seating == "per-player")
