@@ -75,7 +75,7 @@ def _loaded() -> tuple[Any, ...]:
     from funkoverse.content.maps import shipped_maps
 
     shared_state()  # every loader read, in the order the checks read them
-    example = Catalog((str(EXAMPLE),))
+    example = load_catalog([EXAMPLE])
     return (
         dict(example.characters),
         dict(example.items),

@@ -140,7 +140,7 @@ class GameSpec:
     max_rounds: int
     size: int | None = None
     engine: str | None = None  # the rules engine's name (None: the fastest built)
-    content: tuple[str, ...] = ()  # the fan content folders of its catalog
+    catalog: Catalog = SHIPPED  # the content its setup is drawn from
 
 
 @dataclass
@@ -165,7 +165,7 @@ class GameResult:
 
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game of a match to the end or to the round limit."""
-    catalog = Catalog(spec.content)
+    catalog = spec.catalog
     probe = match_spec(spec.scenario, spec.map_id, None, spec.setup_seed, spec.size, catalog)
     seats = probe.sides
     first = seats[spec.first_seat % len(seats)]
@@ -214,7 +214,7 @@ def game_specs(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     size: int | None = None,
     engine: str | None = None,
-    content: tuple[str, ...] = (),
+    catalog: Catalog = SHIPPED,
 ) -> list[GameSpec]:
     """N games with A's seat changing every game and the first player every two games; each
     block of four games shares one draw of teams and map, so that both agents play both
@@ -233,7 +233,7 @@ def game_specs(
             max_rounds=max_rounds,
             size=size,
             engine=engine,
-            content=content,
+            catalog=catalog,
         )
         for i in range(games)
     ]

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         args.max_rounds,
         args.size,
         engine_of(args).name,
-        catalog.folders,
+        catalog,
     )
     results: list[GameResult] = []
     if sys.stderr.isatty() and args.games > 1:

@@ -20,7 +20,7 @@ from typing import Any
 from funkoverse.content import scenarios
 from funkoverse.content.characters import load_characters
 from funkoverse.content.dice import load_dice
-from funkoverse.content.fan import FOLDERS, Folders, extra_files, refuse_clash
+from funkoverse.content.fan import FOLDERS, Folders, extra_files, refuse_clash, stamp_of
 from funkoverse.content.fields import DATA
 from funkoverse.content.maps import load_map, maps_folder, shipped_maps
 from funkoverse.content.statuses import (
@@ -46,46 +46,48 @@ from funkoverse.rules.core.scenario import Scenario
 @dataclass(frozen=True)
 class Catalog:
     """The shipped content and the fan content `folders` added to it. A value: the cards it
-    holds are read once for its folders and never change, and two catalogs of the same
-    folders are the same catalog. `SHIPPED` is the boxes alone."""
+    holds are read once for its folders as they were when it was made (`stamp`) and never
+    change; two catalogs of the same folders and files are equal. `SHIPPED` is the boxes
+    alone."""
 
     folders: Folders = ()
+    stamp: str = ""  # the folders' files as read (`fan.stamp_of`)
 
     @property
     def characters(self) -> Mapping[str, CharacterCard]:
-        return load_characters(self.folders)
+        return load_characters(self.folders, self.stamp)
 
     @property
     def items(self) -> Mapping[str, ItemCard]:
-        return load_items(self.folders)
+        return load_items(self.folders, self.stamp)
 
     @property
     def statuses(self) -> Mapping[str, StatusCard]:
-        return load_statuses(self.folders)
+        return load_statuses(self.folders, self.stamp)
 
     @property
     def companions(self) -> Mapping[str, CompanionCard]:
-        return load_companions(self.folders)
+        return load_companions(self.folders, self.stamp)
 
     @property
     def bonus_objectives(self) -> Mapping[str, BonusObjective]:
-        return load_bonus_objectives(self.folders)
+        return load_bonus_objectives(self.folders, self.stamp)
 
     @property
     def scenarios(self) -> Mapping[str, Scenario]:
-        return scenarios.load_scenarios(self.folders)
+        return scenarios.load_scenarios(self.folders, self.stamp)
 
     def scenario(self, scenario_id: str) -> Scenario:
         """A scenario by id, or one line naming the known ones."""
-        return scenarios.scenario(scenario_id, self.folders)
+        return scenarios.scenario(scenario_id, self.folders, self.stamp)
 
     def board(self, map_id: str | Path) -> Board:
         """A map by id (shipped or of the folders) or by a file's path."""
-        return load_map(map_id, self.folders)
+        return load_map(map_id, self.folders, self.stamp)
 
     def default_map(self, scenario_id: str) -> str:
         """The first of a scenario's maps that this catalog has."""
-        return scenarios.default_map(scenario_id, self.folders)
+        return scenarios.default_map(scenario_id, self.folders, self.stamp)
 
 
 SHIPPED = Catalog()
@@ -109,7 +111,8 @@ def load_catalog(dirs: Iterable[str | Path]) -> Catalog:
             raise UserError(
                 f"--content {d}: no content found; put files in subfolders named {', '.join(FOLDERS)}"
             )
-    found = Catalog(tuple(str(d) for d in wanted))
+    folders = tuple(str(d) for d in wanted)
+    found = Catalog(folders, stamp_of(folders))
     found.characters, found.items, found.statuses  # noqa: B018 - each is read and checked
     found.companions, found.bonus_objectives, found.scenarios  # noqa: B018
     for path in extra_files("maps", found.folders):
@@ -159,7 +162,7 @@ def listing(catalog: Catalog = SHIPPED) -> dict[str, list[dict[str, Any]]]:
         ],
         "dice": [{"id": d.id, "name": d.name, "box": _die_box(d.id)} for d in load_dice().values()],
         "maps": maps,
-        "scenarios": scenarios.scenarios(catalog.folders),
+        "scenarios": scenarios.scenarios(catalog.folders, catalog.stamp),
         "modes": scenarios.modes(),
         "companions": [
             {"id": c.id, "name": c.name, "box": c.box} for c in catalog.companions.values()

@@ -118,9 +118,9 @@ def load_character_file(path: Path) -> CharacterCard:
 
 
 @cache
-def load_characters(folders: Folders = ()) -> Mapping[str, CharacterCard]:
+def load_characters(folders: Folders = (), stamp: str = "") -> Mapping[str, CharacterCard]:
     """Every character card, by id: the shipped ones and those of the fan content `folders`
-    (read once for each set of folders)."""
+    (read once for each set of folders and `stamp` of their files: `fan.stamp_of`)."""
     cards: dict[str, CharacterCard] = {}
     files: dict[str, Path] = {}
     abilities: dict[str, Path] = {}  # an ability's id names it in bars and reports: one card's

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from pathlib import Path
 
 from funkoverse.content.fields import DATA, where
@@ -20,6 +22,19 @@ FOLDERS = (
 )
 
 Folders = tuple[str, ...]  # fan content folders, as given
+
+
+def stamp_of(folders: Folders) -> str:
+    """A digest of the folders' content files as they are now: the loaders read a set of
+    folders once for each stamp, so a folder changed since is read anew."""
+    digest = hashlib.sha256()
+    for kind in FOLDERS:
+        for path in extra_files(kind, folders):
+            digest.update(str(path).encode() + b"\0")
+            with contextlib.suppress(OSError):
+                digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()[:16] if folders else ""
 
 
 def extra_files(folder: str, folders: Folders) -> list[Path]:

@@ -147,7 +147,7 @@ def shipped_maps() -> list[str]:
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
-def load_map(id_or_path: str | Path, folders: Folders = ()) -> Board:
+def load_map(id_or_path: str | Path, folders: Folders = (), stamp: str = "") -> Board:
     """A shipped map by id (`"proving-grounds"`), a map of the fan content `folders` by id, or
     a map file by path. A map is read once: its tables (sight, steps) are built once per run,
     whoever plays on it."""
@@ -163,7 +163,7 @@ def load_map(id_or_path: str | Path, folders: Folders = ()) -> Board:
     if isinstance(id_or_path, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", text_id):
         if _is(maps_folder() / f"{text_id}.toml", "is_file"):
             return _shipped_map(text_id)
-        fan = _fan_map(text_id, folders)
+        fan = _fan_map(text_id, folders, stamp)
         if fan is not None:
             return fan
         if not _is(Path(text_id), "exists"):
@@ -190,16 +190,17 @@ def _shipped_map(map_id: str) -> Board:
     return dataclasses.replace(board, id=map_id)
 
 
-def _fan_map(map_id: str, folders: Folders) -> Board | None:
-    """A fan-made map of one of the content folders (`--content`), by id; read once."""
+def _fan_map(map_id: str, folders: Folders, stamp: str) -> Board | None:
+    """A fan-made map of one of the content folders (`--content`), by id; read once for each
+    `stamp` of the folders' files."""
     path = extra_map(map_id, folders)
     if path is None:
         return None
-    return _fan_map_file(str(path), map_id)
+    return _fan_map_file(str(path), map_id, stamp)
 
 
 @functools.cache
-def _fan_map_file(path: str, map_id: str) -> Board:
+def _fan_map_file(path: str, map_id: str, stamp: str) -> Board:
     return dataclasses.replace(load_map_file(Path(path)), id=map_id)
 
 

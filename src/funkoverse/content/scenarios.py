@@ -91,7 +91,7 @@ def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
 
 
 @cache
-def load_scenarios(folders: Folders = ()) -> Mapping[str, Scenario]:
+def load_scenarios(folders: Folders = (), stamp: str = "") -> Mapping[str, Scenario]:
     """Every scenario, by id: the shipped ones and those of the fan content `folders`."""
     found: dict[str, Scenario] = {}
     files: dict[str, Path] = {}
@@ -109,20 +109,20 @@ def load_scenarios(folders: Folders = ()) -> Mapping[str, Scenario]:
     return MappingProxyType(found)
 
 
-def default_map(scenario_id: str, folders: Folders = ()) -> str:
+def default_map(scenario_id: str, folders: Folders = (), stamp: str = "") -> str:
     """The map a scenario is played on when none is named: the first of its maps that this
     program has (the lab's, the RL environment's)."""
-    for map_id in scenario(scenario_id, folders).maps:
+    for map_id in scenario(scenario_id, folders, stamp).maps:
         try:
-            load_map(map_id, folders)
+            load_map(map_id, folders, stamp)
         except UserError:
             continue
         return map_id
     raise UserError(f"scenario '{scenario_id}': none of its maps is here; give one with --map")
 
 
-def scenario(scenario_id: str, folders: Folders = ()) -> Scenario:
-    known = load_scenarios(folders)
+def scenario(scenario_id: str, folders: Folders = (), stamp: str = "") -> Scenario:
+    known = load_scenarios(folders, stamp)
     if scenario_id not in known:
         raise UserError(f"unknown scenario '{scenario_id}'; known: {', '.join(sorted(known))}")
     return known[scenario_id]
@@ -151,7 +151,7 @@ def load_modes() -> tuple[Mapping[str, Any], ...]:
     return tuple(data.get("mode", []))
 
 
-def scenarios(folders: Folders = ()) -> list[dict[str, Any]]:
+def scenarios(folders: Folders = (), stamp: str = "") -> list[dict[str, Any]]:
     return [
         {
             "id": s.id,
@@ -171,7 +171,7 @@ def scenarios(folders: Folders = ()) -> list[dict[str, Any]]:
             "target_three": s.target_three,
             "text": s.note,
         }
-        for s in load_scenarios(folders).values()
+        for s in load_scenarios(folders, stamp).values()
     ]
 
 

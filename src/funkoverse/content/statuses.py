@@ -184,22 +184,22 @@ def _load(directory: Path, parse: Any, folders: Folders) -> Mapping[str, Any]:
 
 
 @cache
-def load_statuses(folders: Folders = ()) -> Mapping[str, StatusCard]:
+def load_statuses(folders: Folders = (), stamp: str = "") -> Mapping[str, StatusCard]:
     return _load(STATUSES, parse_status, folders)
 
 
 @cache
-def load_items(folders: Folders = ()) -> Mapping[str, ItemCard]:
+def load_items(folders: Folders = (), stamp: str = "") -> Mapping[str, ItemCard]:
     return _load(ITEMS, parse_item, folders)
 
 
 @cache
-def load_companions(folders: Folders = ()) -> Mapping[str, CompanionCard]:
+def load_companions(folders: Folders = (), stamp: str = "") -> Mapping[str, CompanionCard]:
     return _load(DATA / "companions", parse_companion, folders)
 
 
 @cache
-def load_bonus_objectives(folders: Folders = ()) -> Mapping[str, BonusObjective]:
+def load_bonus_objectives(folders: Folders = (), stamp: str = "") -> Mapping[str, BonusObjective]:
     return _load(DATA / "bonus_objectives", parse_bonus, folders)
 
 

@@ -88,10 +88,16 @@ class _Reader:
         return raw
 
     def thing(self, raw: Any, field: str) -> tuple[str, str]:
-        """A thing on a cooldown track, written kind:id ("die:champion", "component:blood")."""
-        kind, _, ref = raw.partition(":") if isinstance(raw, str) else ("", "", "")
-        if kind not in ("die", "component") or not re.fullmatch(r"[a-z0-9-]+", ref):
-            raise self.fail(field, f"expected die:<id> or component:<id>, not {shown(raw)}")
+        """A thing on a cooldown track, as a step names it: `{ die = "champion" }` or
+        `{ component = "blood" }`."""
+        pairs = list(raw.items()) if isinstance(raw, dict) else []
+        if len(pairs) != 1 or pairs[0][0] not in ("die", "component"):
+            raise self.fail(
+                field, f"expected {{ die = '<id>' }} or {{ component = '<id>' }}, not {shown(raw)}"
+            )
+        kind, ref = pairs[0]
+        if not isinstance(ref, str) or not re.fullmatch(r"[a-z0-9-]+", ref):
+            raise self.fail(f"{field}.{kind}", f"expected a lowercase id, not {shown(ref)}")
         return (kind, ref)
 
     def table(self, raw: Any, field: str, allowed: set[str]) -> Mapping[str, Any]:
@@ -114,7 +120,7 @@ class _Reader:
             raise self.fail(f"{field}.die", "add_die needs the die it adds, e.g. die = 'champion'")
         if op in ("place_on_track", "shift_down") and thing is None:
             raise self.fail(
-                f"{field}.thing", f"{op} needs the thing, e.g. thing = 'component:blood'"
+                f"{field}.thing", f"{op} needs the thing, e.g. thing = {{ component = 'blood' }}"
             )
         effect = Effect(
             op,

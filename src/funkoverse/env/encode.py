@@ -43,7 +43,7 @@ from funkoverse.rules import (
 from funkoverse.rules.core.frames import ChoiceFrame
 from funkoverse.rules.core.numbers import CONTROL_MARKERS, TRACK_LENGTH
 from funkoverse.rules.core.scenario import control_areas
-from funkoverse.rules.core.schema import CHOICE_CLASSES, CHOICE_FIELDS, Part
+from funkoverse.rules.core.schema import CHOICE_FIELDS, Part
 from funkoverse.rules.play import engine
 from funkoverse.rules.vocabulary.traits import TraitHook
 
@@ -72,11 +72,11 @@ def slots_of(view: GameState) -> dict[str, int]:
 
 # --------------------------------------------------------------------------- the action codec
 
-# Every kind of choice an agent makes, with its parts, in the schema's order (rules/core/
-# schema.py: CHOICE_FIELDS). Chance outcomes (FirstPlayer, RollOutcome) are drawn by the
-# session, never chosen.
+# Every kind of choice an agent makes, with its parts, as the schema declares them
+# (rules/core/schema.py: CHOICE_FIELDS). Chance outcomes (FirstPlayer, RollOutcome) are drawn
+# by the session, never chosen.
 SCHEMA: tuple[tuple[type[Choice], tuple[Part, ...]], ...] = tuple(
-    (kind, CHOICE_FIELDS[kind].parts) for kind in CHOICE_CLASSES if kind in CHOICE_FIELDS
+    (kind, fields.parts) for kind, fields in CHOICE_FIELDS.items()
 )
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from funkoverse.ai.agents import AGENTS
-from funkoverse.content.catalog import Catalog
+from funkoverse.content.catalog import SHIPPED, Catalog
 from funkoverse.content.setups import build
 from funkoverse.rules import Entry, Session, SetupSpec, engines
 from funkoverse.rules.core.world import display_names
@@ -47,7 +47,7 @@ class Task:
     entries: tuple[dict[str, Any], ...]  # `Entry.to_json` of each
     seat: str
     engine: str  # the engine the server plays on ("kernel" or "python")
-    content: tuple[str, ...] = ()  # the fan content folders its game is made with
+    catalog: Catalog = SHIPPED  # the content its game is made of
 
 
 class Lost(Exception):
@@ -70,7 +70,7 @@ def _live(task: Task) -> Session:
         if task.start != 0:
             raise Lost(task.game)
         session = Session(
-            build(SetupSpec.from_json(task.spec), catalog=Catalog(task.content)),
+            build(SetupSpec.from_json(task.spec), catalog=task.catalog),
             task.seed,
             settle=False,
             engine=engines.named(task.engine),
@@ -145,10 +145,10 @@ class Thinkers:
     """Worker processes for the computer's seats and hints, a game always on the same one."""
 
     def __init__(
-        self, workers: int = 2, engine: str = "kernel", content: tuple[str, ...] = ()
+        self, workers: int = 2, engine: str = "kernel", catalog: Catalog = SHIPPED
     ) -> None:
         self.engine = engine
-        self.content = content  # the server's fan content folders, for the workers to read
+        self.catalog = catalog  # what the server's games are made of, for the workers
         self._context = multiprocessing.get_context("spawn")
         self._pools: list[ProcessPoolExecutor] = [self._pool() for _ in range(max(1, workers))]
         self._sent: dict[str, int] = {}  # the version each game's worker holds
@@ -170,7 +170,7 @@ class Thinkers:
         if start > len(log):
             start = 0
         entries = tuple(e.to_json() for e in log[start:])
-        return Task(game, spec, seed, start, entries, seat, self.engine, self.content)
+        return Task(game, spec, seed, start, entries, seat, self.engine, self.catalog)
 
     def sent(self, task: Task, answered: bool) -> None:
         """The worker answered `task` (it now holds the game), or had lost it."""

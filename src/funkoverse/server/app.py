@@ -103,7 +103,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        games.thinkers = Thinkers(workers, games.engine.name, catalog.folders) if thinking else None
+        games.thinkers = Thinkers(workers, games.engine.name, catalog) if thinking else None
         await games.resume()
         yield
         if games.thinkers is not None:

@@ -143,6 +143,9 @@ class Building:
         self.piece_track = [self._track(self._track_item(state, pid)) for pid in self.piece_ids]
         for iid in self.item_ids:
             self._track(("item", iid))
+        for die in self.dice_ids:  # a die of the setup, or the component named after it
+            self._track(("die", die))
+            self._track(("component", die))
         self._reveals: dict[tuple[Any, ...], tuple[Setup, Setup]] = {}
         spec = self._build(state)
         self._check_limits(state)

@@ -137,12 +137,16 @@ _PIECE: Part = (("piece",), "piece")
 _SQUARE: Part = (("square",), "square")
 
 # Every kind of choice a seat makes (chance outcomes are drawn, never chosen: none here),
-# with its fields. The RL environment's action table (env/encode.py) and what the server
-# tells the page a choice taps (rules/words/present.py) are read from this.
+# with its fields, in the order of the RL environment's action table (env/encode.py: a
+# trained policy's actions keep their numbers), which is read from this, as is what the
+# server tells the page a choice taps (rules/words/present.py).
 CHOICE_FIELDS: dict[type[ch.Choice], Fields] = {
+    ch.End: Fields(),
+    ch.Rally: Fields(),
+    ch.Skip: Fields(),
+    ch.Pick: Fields(((("character",), "character"),), card="character"),
+    ch.Give: Fields(((("item",), "item"), (("holder",), "character")), card="item"),
     ch.Leader: Fields((_PIECE,), tap="piece"),
-    ch.Place: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
-    ch.Return: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
     ch.Choose: Fields((_PIECE,), tap="piece"),
     ch.Move: Fields((_SQUARE,), tap="square", actor="acting"),
     ch.Challenge: Fields(((("target",), "piece"),), tap="target"),
@@ -154,25 +158,22 @@ CHOICE_FIELDS: dict[type[ch.Choice], Fields] = {
     ch.UseAbility: Fields(((("ability",), "ability"), (("target",), "piece?")), tap="target"),
     ch.UseItem: Fields(((("item",), "item"),), card="item"),
     ch.CompanionAction: Fields(((("action",), "companion"), (("free",), "bool"))),
-    ch.Rally: Fields(),
-    ch.End: Fields(),
-    ch.Skip: Fields(),
     ch.Target: Fields((_PIECE,), tap="piece"),
-    ch.Push: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
-    ch.Pull: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
     ch.Carry: Fields((_PIECE,), tap="piece"),
     ch.Put: Fields((_SQUARE,), tap="square", actor="chosen"),
-    ch.PlaceToken: Fields(((("token",), "piece"), _SQUARE), tap="square", actor="token"),
+    ch.FlagReturn: Fields((_PIECE,), tap="piece"),
     ch.GiveStatus: Fields(((("card",), "status"),), card="card"),
     ch.ShiftDown: Fields(((("thing", "what"), "tracked"), (("at",), "number"))),
     ch.ShiftOff: Fields(((("color",), "color"), (("at",), "number"))),
+    ch.Option: Fields(((("word", "value"), "option"),)),
+    ch.Place: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
+    ch.Return: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
+    ch.Push: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
+    ch.Pull: Fields((_PIECE, _SQUARE), tap="square", actor="piece"),
+    ch.PlaceToken: Fields(((("token",), "piece"), _SQUARE), tap="square", actor="token"),
     ch.MinionChallenge: Fields(
         ((("minion",), "piece"), (("target",), "piece")), tap="target", actor="minion"
     ),
-    ch.FlagReturn: Fields((_PIECE,), tap="piece"),
-    ch.Option: Fields(((("word", "value"), "option"),)),
-    ch.Pick: Fields(((("character",), "character"),), card="character"),
-    ch.Give: Fields(((("item",), "item"), (("holder",), "character")), card="item"),
 }
 CHANCE_CLASSES: tuple[type[ch.Choice], ...] = (ch.FirstPlayer, ch.RollOutcome)
 
