@@ -113,8 +113,15 @@ def load_catalog(dirs: Iterable[str | Path]) -> Catalog:
             )
     folders = tuple(str(d) for d in wanted)
     found = Catalog(folders, stamp_of(folders))
-    found.characters, found.items, found.statuses  # noqa: B018 - each is read and checked
-    found.companions, found.bonus_objectives, found.scenarios  # noqa: B018
+    for read in (
+        load_characters,
+        load_items,
+        load_statuses,
+        load_companions,
+        load_bonus_objectives,
+        scenarios.load_scenarios,
+    ):
+        read(folders, found.stamp)  # every file read and checked now, not in a game
     for path in extra_files("maps", found.folders):
         if path.stem in shipped_maps():
             refuse_clash("map", path.stem, path, Path(str(maps_folder() / path.name)))

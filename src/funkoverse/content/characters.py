@@ -23,7 +23,7 @@ from funkoverse.content.fields import (
     shown,
     where,
 )
-from funkoverse.content.traits import trait_hook
+from funkoverse.content.traits import BEHAVIOUR, trait_hook
 from funkoverse.errors import UserError
 from funkoverse.rules.core.cards import CharacterCard
 from funkoverse.rules.vocabulary.traits import TraitHook
@@ -70,6 +70,7 @@ def parse_character(data: Mapping[str, Any], name: str) -> CharacterCard:
     trait = data.get("trait", {})
     if not isinstance(trait, dict):
         raise UserError(f"{name}: field 'trait': expected a table with 'name' and 'text'")
+    only_fields(trait, {"id", "name", "text", *BEHAVIOUR}, name, "trait.")
     tokens = data.get("tokens", {})
     if not isinstance(tokens, dict) or not all(
         isinstance(n, int) and n > 0 for n in tokens.values()

@@ -193,10 +193,9 @@ class _Reader:
         token = ""
         if offer == "place_token_here":
             token = self.word(t.get("token"), f"{field}.token", TOKEN_ROLES)
-        who_default = "self"
         return Trigger(
             when=when,
-            who=self.word(t.get("who", who_default), f"{field}.who", WHO),
+            who=self.word(t.get("who", "self"), f"{field}.who", WHO),
             needs=self.words(t.get("needs", []), f"{field}.needs", NEEDS),
             on_track=self.thing(t["on_track"], f"{field}.on_track") if "on_track" in t else None,
             off_track=self.thing(t["off_track"], f"{field}.off_track")
