@@ -865,7 +865,8 @@ def test_the_cli_names_a_level_that_decides_by_rule_of_thumb(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`funkoverse play` introduces the sides with the levels' names as they play the game,
-    and `funkoverse match` says in how many games an agent played as what."""
+    and says which engine plays it when it is not the one asked for; `funkoverse match` says
+    in how many games an agent played as what."""
     import argparse
 
     from rich.console import Console
@@ -879,6 +880,8 @@ def test_the_cli_names_a_level_that_decides_by_rule_of_thumb(
     _introduce(console, session, {"dark": "hard", "light": "human"})
     text = console.export_text()
     assert f"played by hard {SIMPLY}" in text and "played by human" in text
+    # the game's engine says so too: a Python hook is played by the Python engine
+    assert "The Python engine plays this game: " in text and "'whisper'" in text
     results = [
         GameResult(0, "dark", "dark", 5, renamed={"a": f"hard {SIMPLY}"}),
         GameResult(1, "light", "dark", 5),

@@ -281,6 +281,8 @@ def _introduce(console: Console, session: Session, seats: dict[str, str]) -> Non
             else "chosen in the game"
         )
         console.print(f"  {side}: {names} — played by {playing_name(controller, state)}")
+    if session.fallback:
+        console.print(Text(f"The Python engine plays this game: {session.fallback}.", style="dim"))
     console.print(
         "At the prompt, ? shows the commands and the board's legend; info NAME shows a card."
     )
