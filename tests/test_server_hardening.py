@@ -467,6 +467,7 @@ def test_a_server_drawn_seed_holds_128_random_bits(tmp_path: Path) -> None:
 def test_a_worker_keeps_the_game_live_and_is_sent_only_what_it_has_not_seen(
     tmp_path: Path,
 ) -> None:
+    from funkoverse.content.catalog import SHIPPED
     from funkoverse.content.setups import SetupRequest, build, draw_spec
     from funkoverse.rules.session import Session
     from funkoverse.server import ai
@@ -476,6 +477,7 @@ def test_a_worker_keeps_the_game_live_and_is_sent_only_what_it_has_not_seen(
     thinkers = ai.Thinkers.__new__(ai.Thinkers)
     thinkers._sent = {}
     thinkers.engine = "kernel"
+    thinkers.catalog = SHIPPED
     for _ in range(40):
         seat = session.decider
         assert seat is not None

@@ -118,10 +118,15 @@ def load_character_file(path: Path) -> CharacterCard:
     return parse_character(read_toml(path), where(path))
 
 
-@cache
 def load_characters(folders: Folders = (), stamp: str = "") -> Mapping[str, CharacterCard]:
     """Every character card, by id: the shipped ones and those of the fan content `folders`
-    (read once for each set of folders and `stamp` of their files: `fan.stamp_of`)."""
+    (read once for each set of folders and `stamp` of their files: `fan.stamp_of`; the same
+    objects however the arguments are written, which the kernel's tables key on)."""
+    return _characters(folders, stamp)
+
+
+@cache
+def _characters(folders: Folders, stamp: str) -> Mapping[str, CharacterCard]:
     cards: dict[str, CharacterCard] = {}
     files: dict[str, Path] = {}
     abilities: dict[str, Path] = {}  # an ability's id names it in bars and reports: one card's

@@ -90,9 +90,14 @@ def parse_scenario(data: Mapping[str, Any], name: str) -> Scenario:
     )
 
 
-@cache
 def load_scenarios(folders: Folders = (), stamp: str = "") -> Mapping[str, Scenario]:
-    """Every scenario, by id: the shipped ones and those of the fan content `folders`."""
+    """Every scenario, by id: the shipped ones and those of the fan content `folders` (read
+    once for each folders and stamp, however this was called)."""
+    return _scenarios(folders, stamp)
+
+
+@cache
+def _scenarios(folders: Folders, stamp: str) -> Mapping[str, Scenario]:
     found: dict[str, Scenario] = {}
     files: dict[str, Path] = {}
     shipped = sorted((DATA / "scenarios").glob("*.toml"))

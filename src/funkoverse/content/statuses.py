@@ -167,6 +167,13 @@ def parse_bonus(data: Mapping[str, Any], name: str) -> BonusObjective:
     )
 
 
+@cache
+def _cached(directory: Path, parse: Any, folders: Folders, stamp: str) -> Mapping[str, Any]:
+    """A kind of card read once for each folders and stamp, however its loader was called
+    (the same objects: the kernel's tables key on them)."""
+    return _load(directory, parse, folders)
+
+
 def _load(directory: Path, parse: Any, folders: Folders) -> Mapping[str, Any]:
     found: dict[str, Any] = {}
     files: dict[str, Path] = {}
@@ -183,24 +190,20 @@ def _load(directory: Path, parse: Any, folders: Folders) -> Mapping[str, Any]:
     return MappingProxyType(found)
 
 
-@cache
 def load_statuses(folders: Folders = (), stamp: str = "") -> Mapping[str, StatusCard]:
-    return _load(STATUSES, parse_status, folders)
+    return _cached(STATUSES, parse_status, folders, stamp)
 
 
-@cache
 def load_items(folders: Folders = (), stamp: str = "") -> Mapping[str, ItemCard]:
-    return _load(ITEMS, parse_item, folders)
+    return _cached(ITEMS, parse_item, folders, stamp)
 
 
-@cache
 def load_companions(folders: Folders = (), stamp: str = "") -> Mapping[str, CompanionCard]:
-    return _load(DATA / "companions", parse_companion, folders)
+    return _cached(DATA / "companions", parse_companion, folders, stamp)
 
 
-@cache
 def load_bonus_objectives(folders: Folders = (), stamp: str = "") -> Mapping[str, BonusObjective]:
-    return _load(DATA / "bonus_objectives", parse_bonus, folders)
+    return _cached(DATA / "bonus_objectives", parse_bonus, folders, stamp)
 
 
 @cache

@@ -143,9 +143,6 @@ class Building:
         self.piece_track = [self._track(self._track_item(state, pid)) for pid in self.piece_ids]
         for iid in self.item_ids:
             self._track(("item", iid))
-        for die in self.dice_ids:  # a die of the setup, or the component named after it
-            self._track(("die", die))
-            self._track(("component", die))
         self._reveals: dict[tuple[Any, ...], tuple[Setup, Setup]] = {}
         spec = self._build(state)
         self._check_limits(state)
@@ -669,6 +666,11 @@ class Building:
             for c in (self.draft.characters if self.draft is not None else ())
             for pid in (c.id, *(f"{c.id}-{side}" for side in self.seats))
         }
+        # any die of the setup may go on a track, or the component named after it (a
+        # position may hold one that no card of the game places); numbered after the others
+        for die in self.dice_ids:
+            self._track(("die", die))
+            self._track(("component", die))
         for kind, ref in self.track_items:
             if kind == "character" and ref not in state.pieces and ref in draft_names:
                 words.append(s(draft_names[ref]))  # a piece the draft may make: its card's name
