@@ -1245,15 +1245,27 @@ double Evaluator::p_win(const AiTables& T, int dice, int defense) {
 }
 
 // Evaluator._knockout_effect: asked of the scenario's own knock-out rule on a copy, cached by
-// (scenario, by, victim, every side's points)
+// all it reads (KoKey)
 std::pair<bool, int> Evaluator::knockout_effect(const AiTables& T, const State& S, int by, int victim) {
     const Rules& R = *T.rules;
     KoKey key;
-    key.scenario = T.scenario;
+    key.tables = T.serial;
     key.by = T.piece_global[number_of(R, S, by)];
     key.victim = T.piece_global[number_of(R, S, victim)];
     key.n = R.nsides;
-    for (int s = 0; s < MAX_SIDES; ++s) key.points[s] = s < R.nsides ? S.sides[s].points : 0;
+    for (int s = 0; s < MAX_SIDES; ++s) {
+        key.points[s] = s < R.nsides ? S.sides[s].points : 0;
+        key.leader[s] = s < R.nsides ? S.sides[s].leader : -1;
+    }
+    key.beside = 0;
+    const Piece& v = S.pieces[victim];
+    if (R.scenario.adjacent_knockout_points && v.square >= 0)
+        for (int i = 0; i < S.npieces; ++i) {
+            const Piece& p = S.pieces[i];
+            if (p.side >= 0 && p.side != v.side && character_kind(p.kind) && p.square >= 0 &&
+                R.board->adjacent_bits[p.square].test(v.square))
+                key.beside |= 1u << p.side;
+        }
     auto hit = ko_cache.find(key);
     if (hit != ko_cache.end()) return hit->second;
     State* probe = pool.take(S);

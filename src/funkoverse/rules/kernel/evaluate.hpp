@@ -142,7 +142,8 @@ struct AiTables {
     std::vector<Strike> item_strike;
     bool flags = false, point_markers = false;
     int target = 0;                     // Scenario.points_to_win (0: none)
-    uint64_t scenario = 0;              // the scenario object's identity (the knock-out cache)
+    uint64_t scenario = 0;              // the scenario object's identity
+    uint64_t serial = 0;                // these tables, one number each (the knock-out cache)
     std::vector<int32_t> piece_global;  // each piece's id, numbered across setups
     mutable std::vector<double> pwin;   // _p_win_with's cache: standard dice, by (dice, defense)
     int move(int a, int t) const { return moves[size_t(a) * n + t]; }
@@ -179,28 +180,36 @@ class Evaluator {
                               bool standing);
     double points_value(const AiTables& T, const State& S, int side, double points);
 
+    // everything a knock-out's effect reads: the setup (its scenario, target and seats), who
+    // knocks out whom, every side's points and leader, and which sides stand beside the
+    // victim (points for an adjacent knock-out)
     struct KoKey {
-        uint64_t scenario;
+        uint64_t tables;
         int32_t by, victim;
         int n;
         int32_t points[MAX_SIDES];
+        int32_t leader[MAX_SIDES];
+        uint32_t beside;
         bool operator==(const KoKey& o) const {
-            if (scenario != o.scenario || by != o.by || victim != o.victim || n != o.n) return false;
+            if (tables != o.tables || by != o.by || victim != o.victim || n != o.n || beside != o.beside)
+                return false;
             for (int i = 0; i < n; ++i)
-                if (points[i] != o.points[i]) return false;
+                if (points[i] != o.points[i] || leader[i] != o.leader[i]) return false;
             return true;
         }
     };
     struct KoHash {
         size_t operator()(const KoKey& k) const {
-            uint64_t h = k.scenario * 0x9E3779B97F4A7C15ull;
+            uint64_t h = k.tables * 0x9E3779B97F4A7C15ull;
+            h ^= uint64_t(k.beside) + 0x7F4A7C15 + (h << 6) + (h >> 2);
+            for (int i = 0; i < k.n; ++i) h ^= uint64_t(uint32_t(k.leader[i])) + 0x85EBCA6B + (h << 6) + (h >> 2);
             h ^= uint64_t(uint32_t(k.by)) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
             h ^= uint64_t(uint32_t(k.victim)) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
             for (int i = 0; i < k.n; ++i) h ^= uint64_t(uint32_t(k.points[i])) + 0x9E3779B9 + (h << 6) + (h >> 2);
             return size_t(h);
         }
     };
-    // Evaluator._ko_cache: (wins the game, points), cleared past 4096 entries
+    // the knock-out cache: (wins the game, points), cleared past 4096 entries
     std::unordered_map<KoKey, std::pair<bool, int>, KoHash> ko_cache;
     Events scratch;
     StatePool pool;

@@ -742,6 +742,8 @@ std::shared_ptr<AiTables> make_ai_tables(std::shared_ptr<Rules> rules, const py:
     T->point_markers = get<bool>(d, "point_markers");
     T->target = get<int>(d, "target");
     T->scenario = get<uint64_t>(d, "scenario");
+    static uint64_t made = 0;  // each setup's tables their own number, never used again
+    T->serial = ++made;
     T->piece_global = get<std::vector<int32_t>>(d, "piece_global");
     if (T->piece_global.size() != size_t(T->rules->npieces)) throw std::invalid_argument("one id a piece");
     return T;
