@@ -77,10 +77,6 @@ class Catalog:
     def scenarios(self) -> Mapping[str, Scenario]:
         return scenarios.load_scenarios(self.folders, self.stamp)
 
-    def scenario(self, scenario_id: str) -> Scenario:
-        """A scenario by id, or one line naming the known ones."""
-        return scenarios.scenario(scenario_id, self.folders, self.stamp)
-
     def board(self, map_id: str | Path) -> Board:
         """A map by id (shipped or of the folders) or by a file's path."""
         return load_map(map_id, self.folders, self.stamp)

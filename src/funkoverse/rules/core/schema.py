@@ -175,7 +175,6 @@ CHOICE_FIELDS: dict[type[ch.Choice], Fields] = {
         ((("minion",), "piece"), (("target",), "piece")), tap="target", actor="minion"
     ),
 }
-CHANCE_CLASSES: tuple[type[ch.Choice], ...] = (ch.FirstPlayer, ch.RollOutcome)
 
 # The words of the effects vocabulary (vocabulary.OPS), and the purposes hooks and the
 # scenario ask decisions for.

@@ -60,32 +60,28 @@ bool concerns(Game& g, int owner, uint8_t who, int subject) {
     return subject == owner;
 }
 
-// the decisions a trigger asks: a step of the vocabulary is no trait's to answer
-void frames_of(Game& g, int owner, int t, const TriggerDef& tr, int* owners, int16_t* steps, uint8_t* hooks,
-               bool* optional, int& n) {
-    if (tr.step < 0) return;
-    for (int k = 0; k < tr.times; ++k) {
-        owners[n] = owner;
-        steps[n] = tr.step;
-        hooks[n] = tr.offer == OF_STEP ? H_NONE : uint8_t(t);
-        optional[n++] = tr.optional;
-    }
-}
-
+// the decisions triggers ask, gathered, then put on the stack so that the first asked
+// decides first; a step of the effects vocabulary is no trait's to answer (H_NONE)
 struct Asked {
-    int owners[64];
-    int16_t steps[64];
-    uint8_t hooks[64];
-    bool optional[64];
+    struct One {
+        int owner;
+        int16_t step;
+        uint8_t hook;
+        bool optional;
+    };
+    One asked[64];
     int n = 0;
-    void add(Game& g, int owner, int t, const TriggerDef& tr) {
+    void add(int owner, int t, const TriggerDef& tr) {
+        if (tr.step < 0) return;
         if (n + tr.times > 64) throw std::runtime_error("too many decisions asked at once");
-        frames_of(g, owner, t, tr, owners, steps, hooks, optional, n);
+        for (int k = 0; k < tr.times; ++k)
+            asked[n++] = {owner, tr.step, tr.offer == OF_STEP ? H_NONE : uint8_t(t), tr.optional};
     }
-    // onto the stack so that the first asked decides first
     void push(Game& g) {
-        for (int i = n - 1; i >= 0; --i)
-            push_choice(g, g.S->pieces[owners[i]].side, steps[i], owners[i], optional[i], hooks[i]);
+        for (int i = n - 1; i >= 0; --i) {
+            const One& a = asked[i];
+            push_choice(g, g.S->pieces[a.owner].side, a.step, a.owner, a.optional, a.hook);
+        }
     }
 };
 
@@ -195,7 +191,7 @@ void before_roll(Game& g) {
                 continue;
             }
             trait_effects(g, owner, hs[i].hook, &tr, tr.effects, false);
-            asked.add(g, owner, hs[i].hook, tr);
+            asked.add(owner, hs[i].hook, tr);
         }
     }
     asked.push(g);
@@ -210,7 +206,7 @@ void react(Game& g, int when, int subject) {
         for (const TriggerDef& tr : trait_of(g, hs[i].hook).triggers) {
             if (!((tr.when >> when) & 1u)) continue;
             if (!concerns(g, hs[i].owner, tr.who, subject) || !holds(g, hs[i].owner, tr)) continue;
-            asked.add(g, hs[i].owner, hs[i].hook, tr);
+            asked.add(hs[i].owner, hs[i].hook, tr);
         }
     }
     asked.push(g);
@@ -240,7 +236,7 @@ void turn_start(Game& g, int pi) {
         Asked asked;
         for (const TriggerDef& tr : td.triggers) {
             if (!((tr.when >> W_TURN_START) & 1u) || !holds(g, pi, tr)) continue;
-            asked.add(g, pi, hs[i], tr);
+            asked.add(pi, hs[i], tr);
         }
         asked.push(g);
     }
@@ -275,7 +271,7 @@ void status_given(Game& g, int pi, int card) {
             if (!((tr.when >> W_GIVEN_STATUS) & 1u)) continue;
             if (tr.group >= 0 && tr.group != group) continue;
             if (tr.count && given != tr.count) continue;
-            if (holds(g, pi, tr)) asked.add(g, pi, hs[i], tr);
+            if (holds(g, pi, tr)) asked.add(pi, hs[i], tr);
         }
     asked.push(g);
 }

@@ -385,9 +385,7 @@ def _concerns(owner: Piece, who: str, subject: Piece) -> bool:
 
 
 def _adjacent_allies(state: GameState, owner: Piece) -> set[str]:
-    if owner.square is None:
-        return set()
-    squares = set(geometry.adjacent_squares(state.board, owner.square))
+    squares = world.adjacent_set(state, owner)
     return {
         p.id
         for p in state.on_map()
