@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from funkoverse.content.fields import shown
+from funkoverse.content.fields import only_fields, shown
 from funkoverse.errors import UserError
 from funkoverse.rules.core.cards import Step
 from funkoverse.rules.core.choices import register_option
@@ -103,12 +103,7 @@ class _Reader:
     def table(self, raw: Any, field: str, allowed: set[str]) -> Mapping[str, Any]:
         if not isinstance(raw, dict):
             raise self.fail(field, f"expected a table, not {shown(raw)}")
-        extra = sorted(set(raw) - allowed)
-        if extra:
-            raise self.fail(
-                f"{field}.{extra[0]}",
-                f"not a field here; the fields are {', '.join(sorted(allowed))}",
-            )
+        only_fields(raw, allowed, self.name, f"{field}.")
         return raw
 
     def effect(self, raw: Any, field: str) -> Effect:
@@ -289,5 +284,4 @@ def trait_hook(
     trait, used = parse_trait(raw, name, field, numbers, ident)
     if trait is None:
         return None, used
-    values = tuple(sorted((k, numbers[k]) for k in used))
-    return TraitHook(ident, title, trait, card, values), used
+    return TraitHook(ident, title, trait, card), used

@@ -35,13 +35,11 @@ class TraitHook(Hook):
         title: str,
         trait: Trait,
         card: str = "",
-        numbers: tuple[tuple[str, int], ...] = (),
     ) -> None:
         self.name = name
         self.title = title
-        self.trait = trait
+        self.trait = trait  # the card's numbers are in it already (content.traits)
         self.card = card
-        self.numbers = numbers
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TraitHook) and (self.name, self.title, self.trait, self.card) == (
