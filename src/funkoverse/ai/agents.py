@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from funkoverse.rules import Choice, GameState, Move, Turn
-from funkoverse.rules.core.frames import ChoiceFrame
+from funkoverse.rules.core.stack import acting
 
 
 class Agent(Protocol):
@@ -38,9 +38,7 @@ class Agent(Protocol):
 
 def _stay(state: GameState) -> Choice | None:
     """A move of 0 squares for the character acting now (legal, but a pass)."""
-    top = state.stack[-1] if state.stack else None
-    mover = top.piece if isinstance(top, ChoiceFrame) else state.active
-    piece = state.pieces.get(mover or "")
+    piece = state.pieces.get(acting(state) or "")
     if piece is None or piece.square is None:
         return None
     return Move(state.board.label(piece.square))

@@ -26,8 +26,8 @@ from funkoverse.ai.tables import walks
 from funkoverse.ai.view import observe
 from funkoverse.rules import CHANCE, Choice, GameState, Kind, Turn
 from funkoverse.rules.core.choices import RollOutcome
-from funkoverse.rules.core.frames import ChoiceFrame
 from funkoverse.rules.core.pieces import KNOCKABLE_KINDS
+from funkoverse.rules.core.stack import acting
 from funkoverse.rules.play import engine
 
 # why a level plays by rule of thumb, as its name says it, from why the kernel cannot play
@@ -58,13 +58,6 @@ def simple_name(level: str, reason: str) -> str:
     return f"{level} (simple: {why_simple(reason)})"
 
 
-def _mover(state: GameState) -> str | None:
-    """The character a move now moves: the one a decision on the stack names, or the one
-    taking its turn."""
-    top = state.stack[-1] if state.stack else None
-    return top.piece if isinstance(top, ChoiceFrame) and top.piece else state.active
-
-
 class SimpleAgent:
     """Rules of thumb, one choice ahead (see the module's docstring)."""
 
@@ -93,7 +86,7 @@ class SimpleAgent:
         side = engine.decider(state)
         if side is None or side == CHANCE or len(choices) < 2:
             return [(c, 0.0) for c in choices]
-        mover = _mover(state)
+        mover = acting(state) or state.active  # the character a move now moves
         near = self._distance(state, side, mover)
         scored = [(c, self._rank(state, side, c, near, mover)) for c in choices]
         scored.sort(key=lambda cv: -cv[1])

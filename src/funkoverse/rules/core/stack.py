@@ -11,9 +11,16 @@ from dataclasses import replace
 
 from funkoverse.rules.core import world
 from funkoverse.rules.core.events import Event, EventKind, Events
-from funkoverse.rules.core.frames import Frame, RollFrame, StepsFrame
+from funkoverse.rules.core.frames import ChoiceFrame, Frame, RollFrame, StepsFrame
 from funkoverse.rules.core.hooks import Hook
 from funkoverse.rules.core.state import GameState, Piece
+
+
+def acting(state: GameState) -> str | None:
+    """The piece a decision is about: the one the decision on top names, else the active one
+    ("" for a decision of no piece's, as the scenario's)."""
+    top = state.stack[-1] if state.stack else None
+    return top.piece if isinstance(top, ChoiceFrame) else state.active
 
 
 def nearest_steps(state: GameState) -> tuple[int, StepsFrame] | None:

@@ -42,7 +42,7 @@ from funkoverse.rules.core.dice import win_probability
 from funkoverse.rules.core.frames import ChoiceFrame, RollFrame
 from funkoverse.rules.core.numbers import BASIC_CHALLENGE_DICE, FLAG_POINTS
 from funkoverse.rules.core.pieces import Role
-from funkoverse.rules.core.stack import nearest_steps
+from funkoverse.rules.core.stack import acting, nearest_steps
 from funkoverse.rules.core.state import GameState, Piece
 from funkoverse.rules.core.world import (
     ability_cost,
@@ -132,8 +132,7 @@ def label(state: GameState, choice: Choice, names: dict[str, str] | None = None)
         said = hook.label(state, owner, top.purpose, choice) if hook and owner else None
         if said is not None:
             return said
-    active_id = top.piece if isinstance(top, ChoiceFrame) else state.active
-    active = state.pieces.get(active_id or "")
+    active = state.pieces.get(acting(state) or "")
     who = n(active.id) if active is not None else ""
     if isinstance(choice, Move):
         note = move_note(state, active, choice, names) if active is not None else ""

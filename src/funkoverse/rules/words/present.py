@@ -30,7 +30,7 @@ from funkoverse.rules.core.choices import (
 from funkoverse.rules.core.frames import ChoiceFrame
 from funkoverse.rules.core.pieces import Role
 from funkoverse.rules.core.schema import CHOICE_FIELDS
-from funkoverse.rules.core.stack import nearest_steps
+from funkoverse.rules.core.stack import acting, nearest_steps
 from funkoverse.rules.core.state import GameState
 from funkoverse.rules.core.world import ability_cost, find_ability
 from funkoverse.rules.vocabulary.ops import CHALLENGE_OPS
@@ -104,12 +104,6 @@ class Shown:
 
 def pct(p: float) -> str:
     return f"{round(p * 100)}%"
-
-
-def acting(state: GameState) -> str | None:
-    """The piece a decision is about: the one a step belongs to, else the active one."""
-    top = state.stack[-1] if state.stack else None
-    return top.piece if isinstance(top, ChoiceFrame) else state.active
 
 
 def _square_of(state: GameState, pid: str) -> str | None:
